@@ -84,7 +84,11 @@
 
 #ifndef GPUSKIN_API
 #ifdef GPUSKIN_STATIC
+#if defined(__GNUC__) || defined(__clang__)
+#define GPUSKIN_API static __attribute__((unused))
+#else
 #define GPUSKIN_API static
+#endif
 #else
 #define GPUSKIN_API extern
 #endif
@@ -556,3 +560,1177 @@ GPUSKIN_API gpuskin_allocator gpuskin_default_allocator(gpuskin_context *ctx);
 #endif
 #endif /* GPUSKIN_NO_VULKAN */
 #endif /* GPUSKIN_H */
+
+/* ======================================================================== */
+/*                                                                          */
+/*                            IMPLEMENTATION                                */
+/*                                                                          */
+/* ======================================================================== */
+#ifdef GPUSKIN_IMPLEMENTATION
+#ifndef GPUSKIN_IMPLEMENTATION_INCLUDED
+#define GPUSKIN_IMPLEMENTATION_INCLUDED
+
+#include <math.h>
+#include <string.h>
+
+#ifndef GPUSKIN_ASSERT
+#include <assert.h>
+#define GPUSKIN_ASSERT(x) assert(x)
+#endif
+
+#if defined(GPUSKIN_MALLOC) && defined(GPUSKIN_FREE)
+#elif !defined(GPUSKIN_MALLOC) && !defined(GPUSKIN_FREE)
+#include <stdlib.h>
+#define GPUSKIN_MALLOC(size, user) ((void)(user), malloc(size))
+#define GPUSKIN_FREE(ptr, user) ((void)(user), free(ptr))
+#else
+#error "gpuskin: define both GPUSKIN_MALLOC and GPUSKIN_FREE, or neither"
+#endif
+
+#ifdef __cplusplus
+extern "C" {
+#endif
+
+GPUSKIN_API const char *gpuskin_result_string(gpuskin_result result)
+{
+    switch (result) {
+    case GPUSKIN_SUCCESS: return "success";
+    case GPUSKIN_ERROR_NULL_ARGUMENT: return "a required pointer argument is NULL";
+    case GPUSKIN_ERROR_INVALID_COUNT: return "a count is zero or above its limit";
+    case GPUSKIN_ERROR_OVERFLOW: return "count times element size overflows";
+    case GPUSKIN_ERROR_INVALID_STRIDE: return "a stream stride is smaller than its element";
+    case GPUSKIN_ERROR_JOINT_OUT_OF_RANGE: return "a weighted influence names a joint index >= the joint count";
+    case GPUSKIN_ERROR_INVALID_WEIGHT: return "a weight is NaN, infinite or negative (or the weights sum to infinity)";
+    case GPUSKIN_ERROR_NON_FINITE: return "a matrix, transform or vertex contains NaN or infinity";
+    case GPUSKIN_ERROR_PALETTE_SIZE: return "the palette's joint count differs from the mesh's joint count";
+    case GPUSKIN_ERROR_PARENT_OUT_OF_RANGE: return "a joint's parent index is out of range";
+    case GPUSKIN_ERROR_PARENT_CYCLE: return "the joint parent links form a cycle";
+    case GPUSKIN_ERROR_INVALID_METHOD: return "unknown skinning method or method word";
+    case GPUSKIN_ERROR_INVALID_CLIP: return "invalid animation channel (joint, path, interpolation, key times or values)";
+    case GPUSKIN_ERROR_INVALID_ARGUMENT: return "an argument is outside its documented range";
+    case GPUSKIN_ERROR_OUT_OF_MEMORY: return "out of memory";
+    case GPUSKIN_ERROR_CAPACITY: return "more instances than the crowd's capacity";
+    case GPUSKIN_ERROR_FRAME_SLOT: return "frame slot is not below the number of frames in flight";
+    case GPUSKIN_ERROR_VULKAN: return "a Vulkan call failed";
+    case GPUSKIN_ERROR_MISSING_FEATURE: return "the Vulkan device lacks a required feature";
+    case GPUSKIN_ERROR_ALLOCATION_FAILED: return "the host's buffer allocator failed";
+    case GPUSKIN_RESULT_COUNT_: break;
+    }
+    return "unknown gpuskin_result";
+}
+
+/* ---- maths -------------------------------------------------------------- */
+
+/* x - x is 0 for every finite x and NaN for NaN and both infinities; unlike
+   isfinite() it means the same in C and C++ without <cmath>. */
+static int gpuskin__finite(float x) { return x - x == 0.0f; }
+static int gpuskin__finite_d(double x) { return x - x == 0.0; }
+
+static int gpuskin__all_finite(const float *v, size_t n)
+{
+    size_t i;
+    for (i = 0; i < n; ++i)
+        if (!gpuskin__finite(v[i])) return 0;
+    return 1;
+}
+
+GPUSKIN_API int gpuskin_mat4_is_finite(const gpuskin_mat4 *m) { return m && gpuskin__all_finite(m->m, 16); }
+
+GPUSKIN_API gpuskin_mat4 gpuskin_mat4_identity(void)
+{
+    gpuskin_mat4 r;
+    memset(&r, 0, sizeof r);
+    r.m[0] = r.m[5] = r.m[10] = r.m[15] = 1.0f;
+    return r;
+}
+
+GPUSKIN_API gpuskin_mat4 gpuskin_mat4_mul(const gpuskin_mat4 *a, const gpuskin_mat4 *b)
+{
+    gpuskin_mat4 r;
+    int c, row, k;
+    for (c = 0; c < 4; ++c)
+        for (row = 0; row < 4; ++row) {
+            float s = 0.0f;
+            for (k = 0; k < 4; ++k) s += a->m[k * 4 + row] * b->m[c * 4 + k];
+            r.m[c * 4 + row] = s;
+        }
+    return r;
+}
+
+GPUSKIN_API gpuskin_trs gpuskin_trs_identity(void)
+{
+    gpuskin_trs t;
+    t.translation.x = t.translation.y = t.translation.z = 0.0f;
+    t.rotation = gpuskin_quat_identity();
+    t.scale.x = t.scale.y = t.scale.z = 1.0f;
+    return t;
+}
+
+GPUSKIN_API gpuskin_quat gpuskin_quat_identity(void)
+{
+    gpuskin_quat q;
+    q.x = q.y = q.z = 0.0f;
+    q.w = 1.0f;
+    return q;
+}
+
+GPUSKIN_API gpuskin_quat gpuskin_quat_mul(gpuskin_quat a, gpuskin_quat b)
+{
+    gpuskin_quat r;
+    r.x = a.w * b.x + a.x * b.w + a.y * b.z - a.z * b.y;
+    r.y = a.w * b.y - a.x * b.z + a.y * b.w + a.z * b.x;
+    r.z = a.w * b.z + a.x * b.y - a.y * b.x + a.z * b.w;
+    r.w = a.w * b.w - a.x * b.x - a.y * b.y - a.z * b.z;
+    return r;
+}
+
+GPUSKIN_API gpuskin_quat gpuskin_quat_normalize(gpuskin_quat q)
+{
+    float len2 = q.x * q.x + q.y * q.y + q.z * q.z + q.w * q.w;
+    float inv;
+    if (!(len2 > 1e-24f) || !gpuskin__finite(len2)) return gpuskin_quat_identity();
+    inv = 1.0f / sqrtf(len2);
+    q.x *= inv; q.y *= inv; q.z *= inv; q.w *= inv;
+    return q;
+}
+
+GPUSKIN_API gpuskin_quat gpuskin_quat_axis_angle(gpuskin_vec3 axis, float radians)
+{
+    gpuskin_quat q;
+    float len = sqrtf(axis.x * axis.x + axis.y * axis.y + axis.z * axis.z);
+    float s = len > 0.0f ? sinf(0.5f * radians) / len : 0.0f;
+    q.x = axis.x * s; q.y = axis.y * s; q.z = axis.z * s;
+    q.w = len > 0.0f ? cosf(0.5f * radians) : 1.0f;
+    return q;
+}
+
+GPUSKIN_API gpuskin_quat gpuskin_quat_slerp(gpuskin_quat a, gpuskin_quat b, float t)
+{
+    gpuskin_quat r;
+    float d = a.x * b.x + a.y * b.y + a.z * b.z + a.w * b.w;
+    float wa, wb;
+    if (d < 0.0f) { /* q and -q are one rotation: take the short way round */
+        b.x = -b.x; b.y = -b.y; b.z = -b.z; b.w = -b.w;
+        d = -d;
+    }
+    if (d > 0.9995f) { /* nearly parallel: sin(theta) ~ 0, lerp is exact enough */
+        wa = 1.0f - t;
+        wb = t;
+    } else {
+        float theta = acosf(d), st = sinf(theta);
+        wa = sinf((1.0f - t) * theta) / st;
+        wb = sinf(t * theta) / st;
+    }
+    r.x = wa * a.x + wb * b.x; r.y = wa * a.y + wb * b.y;
+    r.z = wa * a.z + wb * b.z; r.w = wa * a.w + wb * b.w;
+    return gpuskin_quat_normalize(r);
+}
+
+static gpuskin_vec3 gpuskin__cross(gpuskin_vec3 a, gpuskin_vec3 b)
+{
+    gpuskin_vec3 r;
+    r.x = a.y * b.z - a.z * b.y;
+    r.y = a.z * b.x - a.x * b.z;
+    r.z = a.x * b.y - a.y * b.x;
+    return r;
+}
+
+/* v + w*u + q.xyz x u with u = 2 q.xyz x v: the shader's rotation, term for term. */
+GPUSKIN_API gpuskin_vec3 gpuskin_quat_rotate(gpuskin_quat q, gpuskin_vec3 v)
+{
+    gpuskin_vec3 qv, u, c, r;
+    qv.x = q.x; qv.y = q.y; qv.z = q.z;
+    u = gpuskin__cross(qv, v);
+    u.x *= 2.0f; u.y *= 2.0f; u.z *= 2.0f;
+    c = gpuskin__cross(qv, u);
+    r.x = v.x + q.w * u.x + c.x;
+    r.y = v.y + q.w * u.y + c.y;
+    r.z = v.z + q.w * u.z + c.z;
+    return r;
+}
+
+GPUSKIN_API gpuskin_mat3 gpuskin_mat3_from_quat(gpuskin_quat q)
+{
+    gpuskin_mat3 r;
+    float xx = q.x * q.x, yy = q.y * q.y, zz = q.z * q.z;
+    float xy = q.x * q.y, xz = q.x * q.z, yz = q.y * q.z;
+    float wx = q.w * q.x, wy = q.w * q.y, wz = q.w * q.z;
+    r.m[0] = 1.0f - 2.0f * (yy + zz); r.m[1] = 2.0f * (xy + wz);        r.m[2] = 2.0f * (xz - wy);
+    r.m[3] = 2.0f * (xy - wz);        r.m[4] = 1.0f - 2.0f * (xx + zz); r.m[5] = 2.0f * (yz + wx);
+    r.m[6] = 2.0f * (xz + wy);        r.m[7] = 2.0f * (yz - wx);        r.m[8] = 1.0f - 2.0f * (xx + yy);
+    return r;
+}
+
+/* Shepperd's method on a column-major rotation R(row, col) = r[col*3 + row]:
+   divide by the largest of 4w^2, 4x^2, 4y^2, 4z^2 so nothing cancels. */
+static void gpuskin__quat_from_rot_d(const double *r, double q[4])
+{
+#define GPUSKIN__R(row, col) r[(col) * 3 + (row)]
+    double tr = GPUSKIN__R(0, 0) + GPUSKIN__R(1, 1) + GPUSKIN__R(2, 2), s, len;
+    if (tr > 0.0) {
+        s = sqrt(tr + 1.0) * 2.0;
+        q[3] = 0.25 * s;
+        q[0] = (GPUSKIN__R(2, 1) - GPUSKIN__R(1, 2)) / s;
+        q[1] = (GPUSKIN__R(0, 2) - GPUSKIN__R(2, 0)) / s;
+        q[2] = (GPUSKIN__R(1, 0) - GPUSKIN__R(0, 1)) / s;
+    } else if (GPUSKIN__R(0, 0) > GPUSKIN__R(1, 1) && GPUSKIN__R(0, 0) > GPUSKIN__R(2, 2)) {
+        s = sqrt(1.0 + GPUSKIN__R(0, 0) - GPUSKIN__R(1, 1) - GPUSKIN__R(2, 2)) * 2.0;
+        q[3] = (GPUSKIN__R(2, 1) - GPUSKIN__R(1, 2)) / s;
+        q[0] = 0.25 * s;
+        q[1] = (GPUSKIN__R(0, 1) + GPUSKIN__R(1, 0)) / s;
+        q[2] = (GPUSKIN__R(0, 2) + GPUSKIN__R(2, 0)) / s;
+    } else if (GPUSKIN__R(1, 1) > GPUSKIN__R(2, 2)) {
+        s = sqrt(1.0 + GPUSKIN__R(1, 1) - GPUSKIN__R(0, 0) - GPUSKIN__R(2, 2)) * 2.0;
+        q[3] = (GPUSKIN__R(0, 2) - GPUSKIN__R(2, 0)) / s;
+        q[0] = (GPUSKIN__R(0, 1) + GPUSKIN__R(1, 0)) / s;
+        q[1] = 0.25 * s;
+        q[2] = (GPUSKIN__R(1, 2) + GPUSKIN__R(2, 1)) / s;
+    } else {
+        s = sqrt(1.0 + GPUSKIN__R(2, 2) - GPUSKIN__R(0, 0) - GPUSKIN__R(1, 1)) * 2.0;
+        q[3] = (GPUSKIN__R(1, 0) - GPUSKIN__R(0, 1)) / s;
+        q[0] = (GPUSKIN__R(0, 2) + GPUSKIN__R(2, 0)) / s;
+        q[1] = (GPUSKIN__R(1, 2) + GPUSKIN__R(2, 1)) / s;
+        q[2] = 0.25 * s;
+    }
+#undef GPUSKIN__R
+    /* One sign for one rotation, so packing is deterministic. */
+    if (q[3] < 0.0) { q[0] = -q[0]; q[1] = -q[1]; q[2] = -q[2]; q[3] = -q[3]; }
+    len = sqrt(q[0] * q[0] + q[1] * q[1] + q[2] * q[2] + q[3] * q[3]);
+    q[0] /= len; q[1] /= len; q[2] /= len; q[3] /= len;
+}
+
+GPUSKIN_API gpuskin_quat gpuskin_quat_from_mat3(const gpuskin_mat3 *r)
+{
+    double rd[9], q[4];
+    gpuskin_quat out;
+    int i;
+    for (i = 0; i < 9; ++i) rd[i] = r->m[i];
+    gpuskin__quat_from_rot_d(rd, q);
+    out.x = (float)q[0]; out.y = (float)q[1]; out.z = (float)q[2]; out.w = (float)q[3];
+    return out;
+}
+
+GPUSKIN_API gpuskin_mat4 gpuskin_mat4_from_trs(const gpuskin_trs *trs)
+{
+    gpuskin_mat4 m;
+    gpuskin_mat3 r = gpuskin_mat3_from_quat(gpuskin_quat_normalize(trs->rotation));
+    const float s[3] = {trs->scale.x, trs->scale.y, trs->scale.z};
+    int c, row;
+    for (c = 0; c < 3; ++c) {
+        for (row = 0; row < 3; ++row) m.m[c * 4 + row] = r.m[c * 3 + row] * s[c];
+        m.m[c * 4 + 3] = 0.0f;
+    }
+    m.m[12] = trs->translation.x;
+    m.m[13] = trs->translation.y;
+    m.m[14] = trs->translation.z;
+    m.m[15] = 1.0f;
+    return m;
+}
+
+GPUSKIN_API gpuskin_result gpuskin_mat4_inverse_affine(const gpuskin_mat4 *m, gpuskin_mat4 *out)
+{
+    double a[9], inv[9], det, t[3];
+    int c, row;
+    if (!m || !out) return GPUSKIN_ERROR_NULL_ARGUMENT;
+    if (!gpuskin_mat4_is_finite(m)) return GPUSKIN_ERROR_NON_FINITE;
+    for (c = 0; c < 3; ++c)
+        for (row = 0; row < 3; ++row) a[c * 3 + row] = m->m[c * 4 + row];
+    /* inv = adj(a) / det, column-major; adj's (r,c) is the cofactor of (c,r). */
+    inv[0] = a[4] * a[8] - a[7] * a[5];
+    inv[1] = a[7] * a[2] - a[1] * a[8];
+    inv[2] = a[1] * a[5] - a[4] * a[2];
+    inv[3] = a[6] * a[5] - a[3] * a[8];
+    inv[4] = a[0] * a[8] - a[6] * a[2];
+    inv[5] = a[3] * a[2] - a[0] * a[5];
+    inv[6] = a[3] * a[7] - a[6] * a[4];
+    inv[7] = a[6] * a[1] - a[0] * a[7];
+    inv[8] = a[0] * a[4] - a[3] * a[1];
+    det = a[0] * inv[0] + a[3] * inv[1] + a[6] * inv[2];
+    if (det == 0.0 || !gpuskin__finite_d(1.0 / det)) return GPUSKIN_ERROR_INVALID_ARGUMENT;
+    for (c = 0; c < 9; ++c) inv[c] /= det;
+    t[0] = m->m[12]; t[1] = m->m[13]; t[2] = m->m[14];
+    for (c = 0; c < 3; ++c) {
+        for (row = 0; row < 3; ++row) out->m[c * 4 + row] = (float)inv[c * 3 + row];
+        out->m[c * 4 + 3] = 0.0f;
+    }
+    for (row = 0; row < 3; ++row)
+        out->m[12 + row] = (float)-(inv[row] * t[0] + inv[3 + row] * t[1] + inv[6 + row] * t[2]);
+    out->m[15] = 1.0f;
+    if (!gpuskin_mat4_is_finite(out)) return GPUSKIN_ERROR_INVALID_ARGUMENT;
+    return GPUSKIN_SUCCESS;
+}
+
+GPUSKIN_API gpuskin_vec3 gpuskin_mat4_transform_point(const gpuskin_mat4 *m, gpuskin_vec3 p)
+{
+    gpuskin_vec3 r;
+    r.x = m->m[0] * p.x + m->m[4] * p.y + m->m[8] * p.z + m->m[12];
+    r.y = m->m[1] * p.x + m->m[5] * p.y + m->m[9] * p.z + m->m[13];
+    r.z = m->m[2] * p.x + m->m[6] * p.y + m->m[10] * p.z + m->m[14];
+    return r;
+}
+
+GPUSKIN_API gpuskin_dualquat gpuskin_dualquat_from_rt(gpuskin_quat rotation, gpuskin_vec3 translation)
+{
+    gpuskin_dualquat dq;
+    gpuskin_quat t;
+    t.x = 0.5f * translation.x; t.y = 0.5f * translation.y; t.z = 0.5f * translation.z; t.w = 0.0f;
+    dq.real = rotation;
+    dq.dual = gpuskin_quat_mul(t, rotation);
+    return dq;
+}
+
+/* 2 * dual * conj(real), vector part, written out as the shader writes it. */
+GPUSKIN_API gpuskin_vec3 gpuskin_dualquat_translation(const gpuskin_dualquat *dq)
+{
+    const gpuskin_quat r = dq->real, d = dq->dual;
+    gpuskin_vec3 t;
+    t.x = 2.0f * (r.w * d.x - d.w * r.x + (r.y * d.z - r.z * d.y));
+    t.y = 2.0f * (r.w * d.y - d.w * r.y + (r.z * d.x - r.x * d.z));
+    t.z = 2.0f * (r.w * d.z - d.w * r.z + (r.x * d.y - r.y * d.x));
+    return t;
+}
+
+GPUSKIN_API gpuskin_dualquat gpuskin_dualquat_normalize(gpuskin_dualquat dq)
+{
+    gpuskin_quat r = dq.real, d = dq.dual;
+    float len2 = r.x * r.x + r.y * r.y + r.z * r.z + r.w * r.w, inv, rd;
+    if (len2 < 1e-12f) {
+        dq.real = gpuskin_quat_identity();
+        dq.dual.x = dq.dual.y = dq.dual.z = dq.dual.w = 0.0f;
+        return dq;
+    }
+    inv = 1.0f / sqrtf(len2);
+    r.x *= inv; r.y *= inv; r.z *= inv; r.w *= inv;
+    d.x *= inv; d.y *= inv; d.z *= inv; d.w *= inv;
+    /* A unit dual quaternion has real . dual = 0; a blend does not, and the excess
+       would leak into the translation as a spurious scale. */
+    rd = r.x * d.x + r.y * d.y + r.z * d.z + r.w * d.w;
+    d.x -= rd * r.x; d.y -= rd * r.y; d.z -= rd * r.z; d.w -= rd * r.w;
+    dq.real = r;
+    dq.dual = d;
+    return dq;
+}
+
+/* ---- skeleton and palette ---------------------------------------------- */
+
+static int gpuskin__trs_finite(const gpuskin_trs *t)
+{
+    return gpuskin__all_finite(&t->translation.x, 3) && gpuskin__all_finite(&t->rotation.x, 4) &&
+           gpuskin__all_finite(&t->scale.x, 3);
+}
+
+GPUSKIN_API gpuskin_result gpuskin_skeleton_init(gpuskin_skeleton *sk, const gpuskin_skeleton_desc *desc)
+{
+    uint32_t n, j, count = 0;
+    size_t bytes;
+    char *block;
+    uint32_t *stack;
+    uint8_t *state;
+    if (!sk) return GPUSKIN_ERROR_NULL_ARGUMENT;
+    memset(sk, 0, sizeof *sk);
+    if (!desc || !desc->parents) return GPUSKIN_ERROR_NULL_ARGUMENT;
+    n = desc->joint_count;
+    if (n == 0 || n > GPUSKIN_MAX_JOINTS) return GPUSKIN_ERROR_INVALID_COUNT;
+    for (j = 0; j < n; ++j)
+        if (desc->parents[j] < -1 || desc->parents[j] >= (int32_t)n) return GPUSKIN_ERROR_PARENT_OUT_OF_RANGE;
+    for (j = 0; j < n; ++j) {
+        if (desc->inverse_bind && !gpuskin_mat4_is_finite(&desc->inverse_bind[j])) return GPUSKIN_ERROR_NON_FINITE;
+        if (desc->root_parent_globals && !gpuskin_mat4_is_finite(&desc->root_parent_globals[j]))
+            return GPUSKIN_ERROR_NON_FINITE;
+        if (desc->rest_pose && !gpuskin__trs_finite(&desc->rest_pose[j])) return GPUSKIN_ERROR_NON_FINITE;
+    }
+    /* One block: the owned arrays, then scratch for the ordering walk. n <= 2^16,
+       so none of these products can overflow. */
+    bytes = (size_t)n * (2 * sizeof(gpuskin_mat4) + sizeof(gpuskin_trs) + 2 * sizeof(uint32_t));
+    block = (char *)GPUSKIN_MALLOC(bytes + (size_t)n * (sizeof(uint32_t) + 1), desc->alloc_user);
+    if (!block) return GPUSKIN_ERROR_OUT_OF_MEMORY;
+    sk->inverse_bind = (gpuskin_mat4 *)block;
+    sk->root_parent_globals = sk->inverse_bind + n;
+    sk->rest_pose = (gpuskin_trs *)(sk->root_parent_globals + n);
+    sk->parents = (int32_t *)(sk->rest_pose + n);
+    sk->order = (uint32_t *)(sk->parents + n);
+    stack = sk->order + n;
+    state = (uint8_t *)(stack + n);
+    sk->joint_count = n;
+    sk->alloc_user = desc->alloc_user;
+    memcpy(sk->parents, desc->parents, n * sizeof(int32_t));
+    for (j = 0; j < n; ++j) {
+        sk->inverse_bind[j] = desc->inverse_bind ? desc->inverse_bind[j] : gpuskin_mat4_identity();
+        sk->root_parent_globals[j] = desc->root_parent_globals ? desc->root_parent_globals[j] : gpuskin_mat4_identity();
+        sk->rest_pose[j] = desc->rest_pose ? desc->rest_pose[j] : gpuskin_trs_identity();
+    }
+    /* glTF lists joints in any order. Walk up from each joint to the first ancestor
+       already placed, then place that path top-down: every parent precedes its
+       children, and meeting a joint of the path being walked is a cycle. */
+    memset(state, 0, n); /* 0 = unplaced, 1 = on the current path, 2 = placed */
+    for (j = 0; j < n; ++j) {
+        uint32_t len = 0;
+        int32_t k = (int32_t)j;
+        while (k >= 0 && state[k] != 2) {
+            if (state[k] == 1) {
+                gpuskin_skeleton_free(sk);
+                return GPUSKIN_ERROR_PARENT_CYCLE;
+            }
+            state[k] = 1;
+            stack[len++] = (uint32_t)k;
+            k = sk->parents[k];
+        }
+        while (len) {
+            uint32_t p = stack[--len];
+            state[p] = 2;
+            sk->order[count++] = p;
+        }
+    }
+    GPUSKIN_ASSERT(count == n);
+    return GPUSKIN_SUCCESS;
+}
+
+GPUSKIN_API void gpuskin_skeleton_free(gpuskin_skeleton *sk)
+{
+    if (!sk) return;
+    GPUSKIN_FREE(sk->inverse_bind, sk->alloc_user);
+    memset(sk, 0, sizeof *sk);
+}
+
+GPUSKIN_API gpuskin_result gpuskin_skeleton_globals(const gpuskin_skeleton *sk, const gpuskin_trs *local_pose,
+                                                    gpuskin_mat4 *out_globals)
+{
+    uint32_t i;
+    if (!sk || !out_globals || !sk->order) return GPUSKIN_ERROR_NULL_ARGUMENT;
+    if (local_pose)
+        for (i = 0; i < sk->joint_count; ++i)
+            if (!gpuskin__trs_finite(&local_pose[i])) return GPUSKIN_ERROR_NON_FINITE;
+    for (i = 0; i < sk->joint_count; ++i) {
+        uint32_t j = sk->order[i];
+        int32_t p = sk->parents[j];
+        gpuskin_mat4 local = gpuskin_mat4_from_trs(local_pose ? &local_pose[j] : &sk->rest_pose[j]);
+        out_globals[j] = gpuskin_mat4_mul(p < 0 ? &sk->root_parent_globals[j] : &out_globals[p], &local);
+    }
+    for (i = 0; i < sk->joint_count; ++i)
+        if (!gpuskin_mat4_is_finite(&out_globals[i])) return GPUSKIN_ERROR_NON_FINITE;
+    return GPUSKIN_SUCCESS;
+}
+
+GPUSKIN_API gpuskin_result gpuskin_skeleton_palette(const gpuskin_skeleton *sk, const gpuskin_mat4 *model,
+                                                    const gpuskin_mat4 *globals, gpuskin_mat4 *out_palette)
+{
+    uint32_t j;
+    if (!sk || !globals || !out_palette || !sk->inverse_bind) return GPUSKIN_ERROR_NULL_ARGUMENT;
+    if (model && !gpuskin_mat4_is_finite(model)) return GPUSKIN_ERROR_NON_FINITE;
+    for (j = 0; j < sk->joint_count; ++j) {
+        gpuskin_mat4 g = gpuskin_mat4_mul(&globals[j], &sk->inverse_bind[j]);
+        out_palette[j] = model ? gpuskin_mat4_mul(model, &g) : g;
+        if (!gpuskin_mat4_is_finite(&out_palette[j])) return GPUSKIN_ERROR_NON_FINITE;
+    }
+    return GPUSKIN_SUCCESS;
+}
+
+/* ---- the dual-quaternion split ----------------------------------------- */
+
+static double gpuskin__det3_d(const double *a) /* column-major */
+{
+    return a[0] * (a[4] * a[8] - a[7] * a[5]) - a[3] * (a[1] * a[8] - a[7] * a[2]) +
+           a[6] * (a[1] * a[5] - a[4] * a[2]);
+}
+
+/* Gram-Schmidt on the first two columns of b; the third axis is their cross
+   product, so R is proper whatever b's third column holds (even zero). Returns 0
+   when the first or second column has collapsed. */
+static int gpuskin__rotation_gram_schmidt(const double *b, double amax, double *r)
+{
+    double n0, n1, d;
+    int i;
+    n0 = sqrt(b[0] * b[0] + b[1] * b[1] + b[2] * b[2]);
+    if (!(n0 > 1e-6 * amax)) return 0;
+    for (i = 0; i < 3; ++i) r[i] = b[i] / n0;
+    d = r[0] * b[3] + r[1] * b[4] + r[2] * b[5];
+    for (i = 0; i < 3; ++i) r[3 + i] = b[3 + i] - d * r[i];
+    n1 = sqrt(r[3] * r[3] + r[4] * r[4] + r[5] * r[5]);
+    if (!(n1 > 1e-6 * amax)) return 0;
+    for (i = 0; i < 3; ++i) r[3 + i] /= n1;
+    r[6] = r[1] * r[5] - r[2] * r[4];
+    r[7] = r[2] * r[3] - r[0] * r[5];
+    r[8] = r[0] * r[4] - r[1] * r[3];
+    return 1;
+}
+
+/* The orthogonal polar factor of b (det b > 0) by Higham's scaled Newton
+   iteration X <- (g X + (g X)^-T) / 2, g = |det X|^(-1/3). Returns 0 when b is
+   too close to singular for the iteration to mean anything. */
+static int gpuskin__rotation_polar(const double *b, double amax, double *r)
+{
+    double x[9], cof[9], det, g;
+    int it, i;
+    det = gpuskin__det3_d(b);
+    if (!(det > 1e-9 * amax * amax * amax)) return 0;
+    memcpy(x, b, sizeof x);
+    for (it = 0; it < 64; ++it) {
+        double change = 0.0;
+        det = gpuskin__det3_d(x);
+        g = pow(fabs(det), -1.0 / 3.0);
+        /* cofactor matrix / det = inverse transpose */
+        cof[0] = x[4] * x[8] - x[5] * x[7]; cof[1] = x[5] * x[6] - x[3] * x[8]; cof[2] = x[3] * x[7] - x[4] * x[6];
+        cof[3] = x[2] * x[7] - x[1] * x[8]; cof[4] = x[0] * x[8] - x[2] * x[6]; cof[5] = x[1] * x[6] - x[0] * x[7];
+        cof[6] = x[1] * x[5] - x[2] * x[4]; cof[7] = x[2] * x[3] - x[0] * x[5]; cof[8] = x[0] * x[4] - x[1] * x[3];
+        for (i = 0; i < 9; ++i) {
+            double nx = 0.5 * (g * x[i] + cof[i] / (g * det));
+            change = fmax(change, fabs(nx - x[i]));
+            x[i] = nx;
+        }
+        if (change < 1e-15) break;
+    }
+    memcpy(r, x, sizeof x);
+    return 1;
+}
+
+GPUSKIN_API gpuskin_result gpuskin_split_matrix(const gpuskin_mat4 *m, gpuskin_split_method method, gpuskin_split *out)
+{
+    double a[9], b[9], r[9], s[9], q[4], amax = 0.0, dev = 0.0;
+    int c, row, k, found;
+    gpuskin_quat rq;
+    gpuskin_vec3 t;
+    if (!m || !out) return GPUSKIN_ERROR_NULL_ARGUMENT;
+    if (method != GPUSKIN_SPLIT_GRAM_SCHMIDT && method != GPUSKIN_SPLIT_POLAR) return GPUSKIN_ERROR_INVALID_METHOD;
+    if (!gpuskin_mat4_is_finite(m)) return GPUSKIN_ERROR_NON_FINITE;
+    for (c = 0; c < 3; ++c)
+        for (row = 0; row < 3; ++row) {
+            a[c * 3 + row] = m->m[c * 4 + row];
+            amax = fmax(amax, fabs(a[c * 3 + row]));
+        }
+    memcpy(b, a, sizeof b);
+    /* A mirror has no rotation. Read it as a negative scale on the local x axis:
+       find R for A with x flipped; S = R^T A then carries the reflection. */
+    if (gpuskin__det3_d(a) < 0.0)
+        for (row = 0; row < 3; ++row) b[row] = -b[row];
+    found = amax > 0.0;
+    if (found && method == GPUSKIN_SPLIT_POLAR) found = gpuskin__rotation_polar(b, amax, r);
+    if (found && method == GPUSKIN_SPLIT_GRAM_SCHMIDT) found = gpuskin__rotation_gram_schmidt(b, amax, r);
+    if (!found && method == GPUSKIN_SPLIT_POLAR && amax > 0.0) /* near-singular: R from the two columns left */
+        found = gpuskin__rotation_gram_schmidt(b, amax, r);
+    out->degenerate = !found;
+    if (!found) { /* a collapsed axis: no rotation to speak of, S takes the whole 3x3 */
+        memset(r, 0, sizeof r);
+        r[0] = r[4] = r[8] = 1.0;
+    }
+    for (c = 0; c < 3; ++c) /* S = R^T A */
+        for (row = 0; row < 3; ++row) {
+            double v = 0.0;
+            for (k = 0; k < 3; ++k) v += r[row * 3 + k] * a[c * 3 + k];
+            s[c * 3 + row] = v;
+            dev = fmax(dev, fabs(v - (c == row ? 1.0 : 0.0)));
+        }
+    out->rigid = dev <= (double)GPUSKIN_RIGID_TOLERANCE;
+    for (k = 0; k < 9; ++k) out->residual.m[k] = out->rigid ? (k % 4 == 0 ? 1.0f : 0.0f) : (float)s[k];
+    gpuskin__quat_from_rot_d(r, q);
+    rq.x = (float)q[0]; rq.y = (float)q[1]; rq.z = (float)q[2]; rq.w = (float)q[3];
+    t.x = m->m[12]; t.y = m->m[13]; t.z = m->m[14];
+    out->dq = gpuskin_dualquat_from_rt(rq, t);
+    return GPUSKIN_SUCCESS;
+}
+
+/* ---- GPU packing --------------------------------------------------------- */
+
+GPUSKIN_API gpuskin_result gpuskin_pack_lbs(const gpuskin_mat4 *palette, uint32_t joint_count, float *out)
+{
+    uint32_t j;
+    int row, c;
+    if (!palette || !out) return GPUSKIN_ERROR_NULL_ARGUMENT;
+    if (joint_count == 0 || joint_count > GPUSKIN_MAX_JOINTS) return GPUSKIN_ERROR_INVALID_COUNT;
+    for (j = 0; j < joint_count; ++j)
+        if (!gpuskin_mat4_is_finite(&palette[j])) return GPUSKIN_ERROR_NON_FINITE;
+    for (j = 0; j < joint_count; ++j)
+        for (row = 0; row < 3; ++row)
+            for (c = 0; c < 4; ++c) out[j * 12u + (uint32_t)(row * 4 + c)] = palette[j].m[c * 4 + row];
+    return GPUSKIN_SUCCESS;
+}
+
+GPUSKIN_API gpuskin_result gpuskin_pack_dq(const gpuskin_mat4 *palette, uint32_t joint_count,
+                                           gpuskin_split_method split, float *out_dq, float *out_residual,
+                                           uint32_t *out_method_word)
+{
+    uint32_t j, word = GPUSKIN_METHOD_DQS;
+    int row, c;
+    if (!palette || !out_dq || !out_method_word) return GPUSKIN_ERROR_NULL_ARGUMENT;
+    if (joint_count == 0 || joint_count > GPUSKIN_MAX_JOINTS) return GPUSKIN_ERROR_INVALID_COUNT;
+    if (split != GPUSKIN_SPLIT_GRAM_SCHMIDT && split != GPUSKIN_SPLIT_POLAR) return GPUSKIN_ERROR_INVALID_METHOD;
+    for (j = 0; j < joint_count; ++j)
+        if (!gpuskin_mat4_is_finite(&palette[j])) return GPUSKIN_ERROR_NON_FINITE;
+    for (j = 0; j < joint_count; ++j) {
+        gpuskin_split s;
+        float *d = out_dq + j * 8u;
+        gpuskin_result r = gpuskin_split_matrix(&palette[j], split, &s);
+        if (r != GPUSKIN_SUCCESS) return r;
+        d[0] = s.dq.real.x; d[1] = s.dq.real.y; d[2] = s.dq.real.z; d[3] = s.dq.real.w;
+        d[4] = s.dq.dual.x; d[5] = s.dq.dual.y; d[6] = s.dq.dual.z; d[7] = s.dq.dual.w;
+        if (!s.rigid) word |= GPUSKIN_METHOD_RESIDUAL_BIT;
+        if (out_residual)
+            for (row = 0; row < 3; ++row) {
+                for (c = 0; c < 3; ++c) out_residual[j * 12u + (uint32_t)(row * 4 + c)] = s.residual.m[c * 3 + row];
+                out_residual[j * 12u + (uint32_t)(row * 4 + 3)] = 0.0f;
+            }
+    }
+    *out_method_word = word;
+    return GPUSKIN_SUCCESS;
+}
+
+/* ---- vertex streams ------------------------------------------------------- */
+
+static size_t gpuskin__joint_size(gpuskin_joint_type t)
+{
+    return t == GPUSKIN_JOINT_U8 ? 1u : t == GPUSKIN_JOINT_U16 ? 2u : 4u;
+}
+
+static size_t gpuskin__stride(const gpuskin_stream *s, size_t elem) { return s->stride ? s->stride : elem; }
+
+/* Streams may be unaligned (interleaved byte layouts); memcpy reads them safely. */
+static void gpuskin__read_floats(const gpuskin_stream *s, size_t i, size_t elem, float *out, size_t n)
+{
+    memcpy(out, (const char *)s->data + i * gpuskin__stride(s, elem), n * sizeof(float));
+}
+
+static void gpuskin__write_floats(const gpuskin_out_stream *s, size_t i, size_t elem, const float *v, size_t n)
+{
+    memcpy((char *)s->data + i * (s->stride ? s->stride : elem), v, n * sizeof(float));
+}
+
+static uint32_t gpuskin__sets(const gpuskin_vertex_streams *s) { return s->influence_sets ? s->influence_sets : 1u; }
+
+/* Influences of vertex v, flattened: set 0's four, then set 1's. */
+static void gpuskin__read_influences(const gpuskin_vertex_streams *s, size_t v, uint32_t *joints, float *weights)
+{
+    uint32_t set, k, sets = gpuskin__sets(s);
+    size_t jsize = gpuskin__joint_size(s->joint_type);
+    for (set = 0; set < sets; ++set) {
+        const unsigned char *jp = (const unsigned char *)s->joints[set].data + v * gpuskin__stride(&s->joints[set], 4 * jsize);
+        gpuskin__read_floats(&s->weights[set], v, 16, weights + 4 * set, 4);
+        for (k = 0; k < 4; ++k) {
+            if (jsize == 1) {
+                joints[4 * set + k] = jp[k];
+            } else if (jsize == 2) {
+                uint16_t x;
+                memcpy(&x, jp + 2 * k, 2);
+                joints[4 * set + k] = x;
+            } else {
+                memcpy(&joints[4 * set + k], jp + 4 * k, 4);
+            }
+        }
+    }
+}
+
+/* Checks a stream's stride and that its last element lies inside the address space. */
+static gpuskin_result gpuskin__check_stream(const void *data, size_t stride, size_t elem, size_t count)
+{
+    if (!data) return GPUSKIN_ERROR_NULL_ARGUMENT;
+    if (stride == 0) stride = elem;
+    if (stride < elem) return GPUSKIN_ERROR_INVALID_STRIDE;
+    if ((count - 1) > (SIZE_MAX - elem) / stride) return GPUSKIN_ERROR_OVERFLOW;
+    return GPUSKIN_SUCCESS;
+}
+
+#define GPUSKIN__TRY(expr)                                                                                            \
+    do {                                                                                                              \
+        gpuskin_result gpuskin__r_ = (expr);                                                                          \
+        if (gpuskin__r_ != GPUSKIN_SUCCESS) return gpuskin__r_;                                                       \
+    } while (0)
+
+GPUSKIN_API gpuskin_result gpuskin_streams_validate(const gpuskin_vertex_streams *s, uint32_t joint_count,
+                                                    size_t *out_bad_vertex)
+{
+    size_t v, n;
+    uint32_t set, sets, k;
+    if (out_bad_vertex) *out_bad_vertex = 0;
+    if (!s) return GPUSKIN_ERROR_NULL_ARGUMENT;
+    n = s->vertex_count;
+    if (n == 0 || joint_count == 0 || joint_count > GPUSKIN_MAX_JOINTS) return GPUSKIN_ERROR_INVALID_COUNT;
+    if (s->influence_sets > 2) return GPUSKIN_ERROR_INVALID_ARGUMENT;
+    if (s->joint_type != GPUSKIN_JOINT_U16 && s->joint_type != GPUSKIN_JOINT_U8 && s->joint_type != GPUSKIN_JOINT_U32)
+        return GPUSKIN_ERROR_INVALID_ARGUMENT;
+    sets = gpuskin__sets(s);
+    GPUSKIN__TRY(gpuskin__check_stream(s->positions.data, s->positions.stride, 12, n));
+    if (s->normals.data) GPUSKIN__TRY(gpuskin__check_stream(s->normals.data, s->normals.stride, 12, n));
+    if (s->tangents.data) GPUSKIN__TRY(gpuskin__check_stream(s->tangents.data, s->tangents.stride, 16, n));
+    for (set = 0; set < sets; ++set) {
+        GPUSKIN__TRY(gpuskin__check_stream(s->joints[set].data, s->joints[set].stride, 4 * gpuskin__joint_size(s->joint_type), n));
+        GPUSKIN__TRY(gpuskin__check_stream(s->weights[set].data, s->weights[set].stride, 16, n));
+    }
+    for (v = 0; v < n; ++v) {
+        float f[4], w[8], sum = 0.0f;
+        uint32_t j[8];
+        if (out_bad_vertex) *out_bad_vertex = v;
+        gpuskin__read_floats(&s->positions, v, 12, f, 3);
+        if (!gpuskin__all_finite(f, 3)) return GPUSKIN_ERROR_NON_FINITE;
+        if (s->normals.data) {
+            gpuskin__read_floats(&s->normals, v, 12, f, 3);
+            if (!gpuskin__all_finite(f, 3)) return GPUSKIN_ERROR_NON_FINITE;
+        }
+        if (s->tangents.data) {
+            gpuskin__read_floats(&s->tangents, v, 16, f, 4);
+            if (!gpuskin__all_finite(f, 4)) return GPUSKIN_ERROR_NON_FINITE;
+        }
+        gpuskin__read_influences(s, v, j, w);
+        for (k = 0; k < 4 * sets; ++k) {
+            if (!gpuskin__finite(w[k]) || w[k] < 0.0f) return GPUSKIN_ERROR_INVALID_WEIGHT;
+            if (w[k] != 0.0f && j[k] >= joint_count) return GPUSKIN_ERROR_JOINT_OUT_OF_RANGE;
+            sum += w[k];
+        }
+        if (!gpuskin__finite(sum)) return GPUSKIN_ERROR_INVALID_WEIGHT;
+    }
+    if (out_bad_vertex) *out_bad_vertex = 0;
+    return GPUSKIN_SUCCESS;
+}
+
+/* ---- the CPU oracle ------------------------------------------------------- */
+/* Read this next to shaders/gpuskin_skin.glsl: the same statements in the same
+   order. A blended transform is a 3x4 affine held as three rows, b[row][col]. */
+
+typedef struct gpuskin__affine { float r[3][4]; } gpuskin__affine;
+
+static gpuskin__affine gpuskin__affine_identity(void)
+{
+    gpuskin__affine b;
+    memset(&b, 0, sizeof b);
+    b.r[0][0] = b.r[1][1] = b.r[2][2] = 1.0f;
+    return b;
+}
+
+static gpuskin__affine gpuskin__blend_lbs(const float *palette, const uint32_t *j, const float *w, uint32_t k)
+{
+    gpuskin__affine b;
+    float sum = 0.0f, norm;
+    int contributed = 0, row, c;
+    uint32_t i;
+    for (i = 0; i < k; ++i) sum += w[i];
+    norm = sum > 0.0f ? 1.0f / sum : 1.0f;
+    memset(&b, 0, sizeof b);
+    for (i = 0; i < k; ++i) {
+        const float *p;
+        float wi;
+        if (w[i] == 0.0f) continue;
+        wi = w[i] * norm;
+        p = palette + j[i] * GPUSKIN_LBS_FLOATS_PER_JOINT;
+        for (row = 0; row < 3; ++row)
+            for (c = 0; c < 4; ++c) b.r[row][c] += p[row * 4 + c] * wi;
+        contributed = 1;
+    }
+    /* No influence at all: the vertex keeps its bind pose instead of collapsing to 0. */
+    return contributed ? b : gpuskin__affine_identity();
+}
+
+static float gpuskin__dot4(const float *a, const float *b) { return a[0] * b[0] + a[1] * b[1] + a[2] * b[2] + a[3] * b[3]; }
+
+static gpuskin__affine gpuskin__blend_dqs(const float *dq, const float *residual, int use_residual, const uint32_t *j,
+                                          const float *w, uint32_t k)
+{
+    gpuskin__affine b;
+    float sum = 0.0f, norm, best = 0.0f, real[4] = {0, 0, 0, 0}, du[4] = {0, 0, 0, 0}, s[3][4], len2, t[3];
+    const float *pr;
+    int pivot = -1, row, c;
+    uint32_t i;
+    gpuskin_quat q;
+    for (i = 0; i < k; ++i) sum += w[i];
+    norm = sum > 0.0f ? 1.0f / sum : 1.0f;
+    /* The pivot is the highest weight, the first on a tie (strict >), so the sign
+       choice does not depend on the order the influences were listed in. */
+    for (i = 0; i < k; ++i)
+        if (w[i] > best) {
+            best = w[i];
+            pivot = (int)i;
+        }
+    if (pivot < 0) return gpuskin__affine_identity();
+    pr = dq + j[pivot] * GPUSKIN_DQ_FLOATS_PER_JOINT;
+    memset(s, 0, sizeof s);
+    for (i = 0; i < k; ++i) {
+        const float *r, *d;
+        float wi, sgn;
+        if (w[i] == 0.0f) continue;
+        wi = w[i] * norm;
+        r = dq + j[i] * GPUSKIN_DQ_FLOATS_PER_JOINT;
+        d = r + 4;
+        /* q and -q are one rotation but opposite dual quaternions: blend every
+           influence on the pivot's hemisphere, or the ring pinches to nothing. */
+        sgn = gpuskin__dot4(pr, r) < 0.0f ? -1.0f : 1.0f;
+        for (c = 0; c < 4; ++c) {
+            real[c] += r[c] * (wi * sgn);
+            du[c] += d[c] * (wi * sgn);
+        }
+        /* S is blended without the sign: a scale or shear has no antipode. */
+        if (use_residual) {
+            const float *sr = residual + j[i] * GPUSKIN_RESIDUAL_FLOATS_PER_JOINT;
+            for (row = 0; row < 3; ++row)
+                for (c = 0; c < 4; ++c) s[row][c] += sr[row * 4 + c] * wi;
+        }
+    }
+    len2 = gpuskin__dot4(real, real);
+    if (len2 < 1e-12f) {
+        real[0] = real[1] = real[2] = 0.0f;
+        real[3] = 1.0f;
+        du[0] = du[1] = du[2] = du[3] = 0.0f;
+    } else {
+        float inv = 1.0f / sqrtf(len2), rd;
+        for (c = 0; c < 4; ++c) {
+            real[c] *= inv;
+            du[c] *= inv;
+        }
+        rd = gpuskin__dot4(real, du);
+        for (c = 0; c < 4; ++c) du[c] -= rd * real[c];
+    }
+    if (!use_residual) {
+        memset(s, 0, sizeof s);
+        s[0][0] = s[1][1] = s[2][2] = 1.0f;
+    }
+    t[0] = 2.0f * (real[3] * du[0] - du[3] * real[0] + (real[1] * du[2] - real[2] * du[1]));
+    t[1] = 2.0f * (real[3] * du[1] - du[3] * real[1] + (real[2] * du[0] - real[0] * du[2]));
+    t[2] = 2.0f * (real[3] * du[2] - du[3] * real[2] + (real[0] * du[1] - real[1] * du[0]));
+    q.x = real[0]; q.y = real[1]; q.z = real[2]; q.w = real[3];
+    /* R's column c is the rotated basis vector e_c; B = [R S | t]. */
+    for (c = 0; c < 3; ++c) {
+        gpuskin_vec3 e, rc;
+        e.x = c == 0 ? 1.0f : 0.0f; e.y = c == 1 ? 1.0f : 0.0f; e.z = c == 2 ? 1.0f : 0.0f;
+        rc = gpuskin_quat_rotate(q, e);
+        /* (R S)[row][cc] = sum_c R[row][c] S[c][cc]; accumulate column c of R */
+        for (row = 0; row < 3; ++row) {
+            float rv = row == 0 ? rc.x : row == 1 ? rc.y : rc.z;
+            int cc;
+            if (c == 0)
+                for (cc = 0; cc < 3; ++cc) b.r[row][cc] = 0.0f;
+            for (cc = 0; cc < 3; ++cc) b.r[row][cc] += rv * s[c][cc];
+        }
+    }
+    for (row = 0; row < 3; ++row) b.r[row][3] = t[row];
+    return b;
+}
+
+/* n' = normalise(M^-T n) with M^-T = cofactor(M) / det(M); the plain 3x3 when the
+   determinant is zero or not finite (a wrong-ish normal beats a NaN). */
+static void gpuskin__skin_normal(const gpuskin__affine *b, const float *n, float *out)
+{
+    const float a00 = b->r[0][0], a01 = b->r[0][1], a02 = b->r[0][2];
+    const float a10 = b->r[1][0], a11 = b->r[1][1], a12 = b->r[1][2];
+    const float a20 = b->r[2][0], a21 = b->r[2][1], a22 = b->r[2][2];
+    float m[3][3], d, len;
+    int row;
+    m[0][0] = a11 * a22 - a12 * a21; m[0][1] = a12 * a20 - a10 * a22; m[0][2] = a10 * a21 - a11 * a20;
+    m[1][0] = a02 * a21 - a01 * a22; m[1][1] = a00 * a22 - a02 * a20; m[1][2] = a01 * a20 - a00 * a21;
+    m[2][0] = a01 * a12 - a02 * a11; m[2][1] = a02 * a10 - a00 * a12; m[2][2] = a00 * a11 - a01 * a10;
+    d = a00 * m[0][0] + a01 * m[0][1] + a02 * m[0][2];
+    if (fabsf(d) > 1e-20f && gpuskin__finite(d)) {
+        float inv = 1.0f / d;
+        for (row = 0; row < 3; ++row) {
+            m[row][0] *= inv; m[row][1] *= inv; m[row][2] *= inv;
+        }
+    } else {
+        for (row = 0; row < 3; ++row) {
+            m[row][0] = b->r[row][0]; m[row][1] = b->r[row][1]; m[row][2] = b->r[row][2];
+        }
+    }
+    for (row = 0; row < 3; ++row) out[row] = m[row][0] * n[0] + m[row][1] * n[1] + m[row][2] * n[2];
+    len = sqrtf(out[0] * out[0] + out[1] * out[1] + out[2] * out[2]);
+    if (len > 1e-12f) {
+        out[0] /= len; out[1] /= len; out[2] /= len;
+    }
+}
+
+/* Tangents follow the surface, so they take the plain 3x3 (not the inverse
+   transpose); the handedness w is copied. */
+static void gpuskin__skin_tangent(const gpuskin__affine *b, const float *t, float *out)
+{
+    float len;
+    int row;
+    for (row = 0; row < 3; ++row) out[row] = b->r[row][0] * t[0] + b->r[row][1] * t[1] + b->r[row][2] * t[2];
+    len = sqrtf(out[0] * out[0] + out[1] * out[1] + out[2] * out[2]);
+    if (len > 1e-12f) {
+        out[0] /= len; out[1] /= len; out[2] /= len;
+    }
+    out[3] = t[3];
+}
+
+static gpuskin_result gpuskin__check_palette(const float *p, uint32_t joints, uint32_t floats_per_joint)
+{
+    if (!p) return GPUSKIN_ERROR_NULL_ARGUMENT;
+    return gpuskin__all_finite(p, (size_t)joints * floats_per_joint) ? GPUSKIN_SUCCESS : GPUSKIN_ERROR_NON_FINITE;
+}
+
+GPUSKIN_API gpuskin_result gpuskin_skin_cpu(const gpuskin_cpu_skin_desc *desc)
+{
+    const gpuskin_vertex_streams *s;
+    uint32_t method, k;
+    int residual, do_normals, do_tangents;
+    size_t v;
+    if (!desc) return GPUSKIN_ERROR_NULL_ARGUMENT;
+    if (desc->out_error_index) *desc->out_error_index = 0;
+    s = &desc->streams;
+    method = desc->method_word & GPUSKIN_METHOD_ID_MASK;
+    residual = (desc->method_word & GPUSKIN_METHOD_RESIDUAL_BIT) != 0;
+    if ((desc->method_word & ~(GPUSKIN_METHOD_ID_MASK | GPUSKIN_METHOD_RESIDUAL_BIT)) != 0 ||
+        (method != GPUSKIN_METHOD_LBS && method != GPUSKIN_METHOD_DQS) || (residual && method != GPUSKIN_METHOD_DQS))
+        return GPUSKIN_ERROR_INVALID_METHOD;
+    GPUSKIN__TRY(gpuskin_streams_validate(s, desc->joint_count, desc->out_error_index));
+    if (method == GPUSKIN_METHOD_LBS) {
+        GPUSKIN__TRY(gpuskin__check_palette(desc->lbs_palette, desc->joint_count, GPUSKIN_LBS_FLOATS_PER_JOINT));
+    } else {
+        GPUSKIN__TRY(gpuskin__check_palette(desc->dq_palette, desc->joint_count, GPUSKIN_DQ_FLOATS_PER_JOINT));
+        if (residual)
+            GPUSKIN__TRY(gpuskin__check_palette(desc->residual_palette, desc->joint_count, GPUSKIN_RESIDUAL_FLOATS_PER_JOINT));
+    }
+    do_normals = s->normals.data && desc->out_normals.data;
+    do_tangents = s->tangents.data && desc->out_tangents.data;
+    GPUSKIN__TRY(gpuskin__check_stream(desc->out_positions.data, desc->out_positions.stride, 12, s->vertex_count));
+    if (do_normals) GPUSKIN__TRY(gpuskin__check_stream(desc->out_normals.data, desc->out_normals.stride, 12, s->vertex_count));
+    if (do_tangents) GPUSKIN__TRY(gpuskin__check_stream(desc->out_tangents.data, desc->out_tangents.stride, 16, s->vertex_count));
+    k = 4 * gpuskin__sets(s);
+    for (v = 0; v < s->vertex_count; ++v) {
+        uint32_t j[8];
+        float w[8], p[3], o[4], n[3], t[4];
+        gpuskin__affine b;
+        int row;
+        gpuskin__read_influences(s, v, j, w);
+        if (method == GPUSKIN_METHOD_DQS)
+            b = gpuskin__blend_dqs(desc->dq_palette, desc->residual_palette, residual, j, w, k);
+        else
+            b = gpuskin__blend_lbs(desc->lbs_palette, j, w, k);
+        gpuskin__read_floats(&s->positions, v, 12, p, 3);
+        for (row = 0; row < 3; ++row) o[row] = b.r[row][0] * p[0] + b.r[row][1] * p[1] + b.r[row][2] * p[2] + b.r[row][3];
+        gpuskin__write_floats(&desc->out_positions, v, 12, o, 3);
+        if (do_normals) {
+            gpuskin__read_floats(&s->normals, v, 12, n, 3);
+            gpuskin__skin_normal(&b, n, o);
+            gpuskin__write_floats(&desc->out_normals, v, 12, o, 3);
+        }
+        if (do_tangents) {
+            gpuskin__read_floats(&s->tangents, v, 16, t, 4);
+            gpuskin__skin_tangent(&b, t, o);
+            gpuskin__write_floats(&desc->out_tangents, v, 16, o, 4);
+        }
+    }
+    return GPUSKIN_SUCCESS;
+}
+
+/* ---- animation clips ------------------------------------------------------ */
+
+static uint32_t gpuskin__path_comps(gpuskin_path p) { return p == GPUSKIN_PATH_ROTATION ? 4u : 3u; }
+
+static gpuskin_result gpuskin__check_channel(const gpuskin_channel *ch, uint32_t joint_count)
+{
+    if (ch->joint >= joint_count) return GPUSKIN_ERROR_INVALID_CLIP;
+    if (ch->path != GPUSKIN_PATH_TRANSLATION && ch->path != GPUSKIN_PATH_ROTATION && ch->path != GPUSKIN_PATH_SCALE)
+        return GPUSKIN_ERROR_INVALID_CLIP;
+    if (ch->interpolation != GPUSKIN_INTERP_LINEAR && ch->interpolation != GPUSKIN_INTERP_STEP &&
+        ch->interpolation != GPUSKIN_INTERP_CUBICSPLINE)
+        return GPUSKIN_ERROR_INVALID_CLIP;
+    if (ch->key_count == 0 || ch->key_count > UINT32_MAX / 12u) return GPUSKIN_ERROR_INVALID_CLIP;
+    if (!ch->times || !ch->values) return GPUSKIN_ERROR_NULL_ARGUMENT;
+    return GPUSKIN_SUCCESS;
+}
+
+GPUSKIN_API gpuskin_result gpuskin_clip_validate(const gpuskin_clip *clip, uint32_t joint_count)
+{
+    uint32_t c, k;
+    if (!clip) return GPUSKIN_ERROR_NULL_ARGUMENT;
+    if (clip->channel_count && !clip->channels) return GPUSKIN_ERROR_NULL_ARGUMENT;
+    for (c = 0; c < clip->channel_count; ++c) {
+        const gpuskin_channel *ch = &clip->channels[c];
+        size_t nvalues;
+        GPUSKIN__TRY(gpuskin__check_channel(ch, joint_count));
+        for (k = 0; k < ch->key_count; ++k) {
+            if (!gpuskin__finite(ch->times[k])) return GPUSKIN_ERROR_INVALID_CLIP;
+            if (k && !(ch->times[k] > ch->times[k - 1])) return GPUSKIN_ERROR_INVALID_CLIP;
+        }
+        nvalues = (size_t)ch->key_count * gpuskin__path_comps(ch->path) *
+                  (ch->interpolation == GPUSKIN_INTERP_CUBICSPLINE ? 3u : 1u);
+        if (!gpuskin__all_finite(ch->values, nvalues)) return GPUSKIN_ERROR_INVALID_CLIP;
+    }
+    return GPUSKIN_SUCCESS;
+}
+
+GPUSKIN_API gpuskin_result gpuskin_clip_range(const gpuskin_clip *clip, float *out_start, float *out_end)
+{
+    uint32_t c;
+    float lo = 0.0f, hi = 0.0f;
+    if (!clip || !out_start || !out_end) return GPUSKIN_ERROR_NULL_ARGUMENT;
+    if (clip->channel_count && !clip->channels) return GPUSKIN_ERROR_NULL_ARGUMENT;
+    for (c = 0; c < clip->channel_count; ++c) {
+        const gpuskin_channel *ch = &clip->channels[c];
+        if (!ch->times || ch->key_count == 0) return GPUSKIN_ERROR_INVALID_CLIP;
+        if (c == 0 || ch->times[0] < lo) lo = ch->times[0];
+        if (c == 0 || ch->times[ch->key_count - 1] > hi) hi = ch->times[ch->key_count - 1];
+    }
+    *out_start = lo;
+    *out_end = hi;
+    return GPUSKIN_SUCCESS;
+}
+
+GPUSKIN_API float gpuskin_clip_loop_time(const gpuskin_clip *clip, float t)
+{
+    float start, end, len, r;
+    if (gpuskin_clip_range(clip, &start, &end) != GPUSKIN_SUCCESS) return 0.0f;
+    len = end - start;
+    if (!(len > 0.0f) || !gpuskin__finite(t)) return start;
+    r = fmodf(t - start, len);
+    if (r < 0.0f) r += len;
+    return start + r;
+}
+
+/* Writes the channel's value at time t into out (3 or 4 floats). */
+static void gpuskin__sample_channel(const gpuskin_channel *ch, float t, float *out)
+{
+    const uint32_t n = gpuskin__path_comps(ch->path), last = ch->key_count - 1;
+    const int cubic = ch->interpolation == GPUSKIN_INTERP_CUBICSPLINE;
+    const uint32_t stride = cubic ? 3 * n : n, at = cubic ? n : 0; /* cubic keys: in, value, out */
+    uint32_t lo = 0, hi = last, c;
+    float t0, t1, s;
+    const float *v0, *v1;
+    if (!(t > ch->times[0])) { /* also NaN: clamp to the first key */
+        memcpy(out, ch->values + at, n * sizeof(float));
+        return;
+    }
+    if (t >= ch->times[last]) {
+        memcpy(out, ch->values + (size_t)last * stride + at, n * sizeof(float));
+        return;
+    }
+    while (hi - lo > 1) { /* times[lo] < t < times[hi] holds throughout */
+        uint32_t mid = lo + (hi - lo) / 2;
+        if (ch->times[mid] <= t) lo = mid;
+        else hi = mid;
+    }
+    t0 = ch->times[lo];
+    t1 = ch->times[hi];
+    s = (t - t0) / (t1 - t0);
+    if (!(s >= 0.0f)) s = 0.0f; /* non-increasing keys (unvalidated clip): stay in range */
+    if (s > 1.0f) s = 1.0f;
+    v0 = ch->values + (size_t)lo * stride + at;
+    v1 = ch->values + (size_t)hi * stride + at;
+    if (ch->interpolation == GPUSKIN_INTERP_STEP) {
+        memcpy(out, v0, n * sizeof(float));
+    } else if (!cubic) {
+        if (ch->path == GPUSKIN_PATH_ROTATION) {
+            gpuskin_quat a, b, q;
+            a.x = v0[0]; a.y = v0[1]; a.z = v0[2]; a.w = v0[3];
+            b.x = v1[0]; b.y = v1[1]; b.z = v1[2]; b.w = v1[3];
+            q = gpuskin_quat_slerp(a, b, s);
+            out[0] = q.x; out[1] = q.y; out[2] = q.z; out[3] = q.w;
+        } else {
+            for (c = 0; c < n; ++c) out[c] = v0[c] + (v1[c] - v0[c]) * s;
+        }
+    } else {
+        /* glTF's Hermite spline: tangents are scaled by the key interval. */
+        const float td = t1 - t0, s2 = s * s, s3 = s2 * s;
+        const float h00 = 2 * s3 - 3 * s2 + 1, h10 = s3 - 2 * s2 + s, h01 = -2 * s3 + 3 * s2, h11 = s3 - s2;
+        const float *b0 = v0 + n;                          /* out-tangent of key lo */
+        const float *a1 = ch->values + (size_t)hi * stride; /* in-tangent of key hi */
+        for (c = 0; c < n; ++c) out[c] = h00 * v0[c] + h10 * td * b0[c] + h01 * v1[c] + h11 * td * a1[c];
+    }
+}
+
+GPUSKIN_API gpuskin_result gpuskin_clip_sample(const gpuskin_clip *clip, const gpuskin_skeleton *sk, float t,
+                                               gpuskin_trs *out_local)
+{
+    uint32_t c;
+    if (!clip || !sk || !out_local || !sk->rest_pose) return GPUSKIN_ERROR_NULL_ARGUMENT;
+    if (clip->channel_count && !clip->channels) return GPUSKIN_ERROR_NULL_ARGUMENT;
+    for (c = 0; c < clip->channel_count; ++c) GPUSKIN__TRY(gpuskin__check_channel(&clip->channels[c], sk->joint_count));
+    memcpy(out_local, sk->rest_pose, sk->joint_count * sizeof(gpuskin_trs));
+    for (c = 0; c < clip->channel_count; ++c) {
+        const gpuskin_channel *ch = &clip->channels[c];
+        gpuskin_trs *dst = &out_local[ch->joint];
+        float v[4];
+        gpuskin__sample_channel(ch, t, v);
+        if (ch->path == GPUSKIN_PATH_TRANSLATION) {
+            dst->translation.x = v[0]; dst->translation.y = v[1]; dst->translation.z = v[2];
+        } else if (ch->path == GPUSKIN_PATH_SCALE) {
+            dst->scale.x = v[0]; dst->scale.y = v[1]; dst->scale.z = v[2];
+        } else {
+            gpuskin_quat q;
+            q.x = v[0]; q.y = v[1]; q.z = v[2]; q.w = v[3];
+            dst->rotation = gpuskin_quat_normalize(q);
+        }
+    }
+    return GPUSKIN_SUCCESS;
+}
+
+GPUSKIN_API gpuskin_result gpuskin_pose_blend(const gpuskin_trs *a, const gpuskin_trs *b, uint32_t joint_count,
+                                              float t, gpuskin_trs *out)
+{
+    uint32_t j;
+    if (!a || !b || !out) return GPUSKIN_ERROR_NULL_ARGUMENT;
+    if (joint_count == 0) return GPUSKIN_ERROR_INVALID_COUNT;
+    if (!gpuskin__finite(t)) return GPUSKIN_ERROR_INVALID_ARGUMENT;
+    for (j = 0; j < joint_count; ++j) {
+        gpuskin_trs r;
+        r.translation.x = a[j].translation.x + (b[j].translation.x - a[j].translation.x) * t;
+        r.translation.y = a[j].translation.y + (b[j].translation.y - a[j].translation.y) * t;
+        r.translation.z = a[j].translation.z + (b[j].translation.z - a[j].translation.z) * t;
+        r.scale.x = a[j].scale.x + (b[j].scale.x - a[j].scale.x) * t;
+        r.scale.y = a[j].scale.y + (b[j].scale.y - a[j].scale.y) * t;
+        r.scale.z = a[j].scale.z + (b[j].scale.z - a[j].scale.z) * t;
+        r.rotation = gpuskin_quat_slerp(a[j].rotation, b[j].rotation, t);
+        out[j] = r;
+    }
+    return GPUSKIN_SUCCESS;
+}
+
+GPUSKIN_API gpuskin_result gpuskin_palette_lerp(const gpuskin_mat4 *a, const gpuskin_mat4 *b, uint32_t joint_count,
+                                                float t, gpuskin_mat4 *out)
+{
+    uint32_t j;
+    int e;
+    if (!a || !b || !out) return GPUSKIN_ERROR_NULL_ARGUMENT;
+    if (joint_count == 0) return GPUSKIN_ERROR_INVALID_COUNT;
+    if (!gpuskin__finite(t)) return GPUSKIN_ERROR_INVALID_ARGUMENT;
+    for (j = 0; j < joint_count; ++j)
+        for (e = 0; e < 16; ++e) out[j].m[e] = a[j].m[e] + (b[j].m[e] - a[j].m[e]) * t;
+    return GPUSKIN_SUCCESS;
+}
+
+#ifdef __cplusplus
+}
+#endif
+
+#if !defined(GPUSKIN_NO_VULKAN) && defined(GPUSKIN_VULKAN_INC_AVAILABLE)
+#include "gpuskin_vulkan.inc"
+#endif
+
+#endif /* GPUSKIN_IMPLEMENTATION_INCLUDED */
+#endif /* GPUSKIN_IMPLEMENTATION */
+
+/*
+------------------------------------------------------------------------------
+This software is available under 2 licenses -- choose whichever you prefer.
+------------------------------------------------------------------------------
+ALTERNATIVE A - MIT License
+Copyright (c) 2026 the gpuskin authors
+Permission is hereby granted, free of charge, to any person obtaining a copy of
+this software and associated documentation files (the "Software"), to deal in
+the Software without restriction, including without limitation the rights to
+use, copy, modify, merge, publish, distribute, sublicense, and/or sell copies
+of the Software, and to permit persons to whom the Software is furnished to do
+so, subject to the following conditions:
+The above copyright notice and this permission notice shall be included in all
+copies or substantial portions of the Software.
+THE SOFTWARE IS PROVIDED "AS IS", WITHOUT WARRANTY OF ANY KIND, EXPRESS OR
+IMPLIED, INCLUDING BUT NOT LIMITED TO THE WARRANTIES OF MERCHANTABILITY,
+FITNESS FOR A PARTICULAR PURPOSE AND NONINFRINGEMENT. IN NO EVENT SHALL THE
+AUTHORS OR COPYRIGHT HOLDERS BE LIABLE FOR ANY CLAIM, DAMAGES OR OTHER
+LIABILITY, WHETHER IN AN ACTION OF CONTRACT, TORT OR OTHERWISE, ARISING FROM,
+OUT OF OR IN CONNECTION WITH THE SOFTWARE OR THE USE OR OTHER DEALINGS IN THE
+SOFTWARE.
+------------------------------------------------------------------------------
+ALTERNATIVE B - Public Domain (www.unlicense.org)
+This is free and unencumbered software released into the public domain.
+Anyone is free to copy, modify, publish, use, compile, sell, or distribute this
+software, either in source code form or as a compiled binary, for any purpose,
+commercial or non-commercial, and by any means.
+In jurisdictions that recognize copyright laws, the author or authors of this
+software dedicate any and all copyright interest in the software to the public
+domain. We make this dedication in perpetuity and in furtherance of our
+continued efforts to release this software into the public domain. We believe
+that this act is an overt act of relinquishment of present and future acts of
+copyright interest in the software under copyright law.
+THE SOFTWARE IS PROVIDED "AS IS", WITHOUT WARRANTY OF ANY KIND, EXPRESS OR
+IMPLIED, INCLUDING BUT NOT LIMITED TO THE WARRANTIES OF MERCHANTABILITY,
+FITNESS FOR A PARTICULAR PURPOSE AND NONINFRINGEMENT. IN NO EVENT SHALL THE
+AUTHORS OR COPYRIGHT HOLDERS BE LIABLE FOR ANY CLAIM, DAMAGES OR OTHER
+LIABILITY, WHETHER IN AN ACTION OF CONTRACT, TORT OR OTHERWISE, ARISING FROM,
+OUT OF OR IN CONNECTION WITH THE SOFTWARE OR THE USE OR OTHER DEALINGS IN THE
+SOFTWARE.
+------------------------------------------------------------------------------
+*/
