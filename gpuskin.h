@@ -319,6 +319,25 @@ typedef struct gpuskin_cpu_skin_desc {
 
 GPUSKIN_API gpuskin_result gpuskin_skin_cpu(const gpuskin_cpu_skin_desc *desc);
 
+/* The production CPU path: the same desc, the same rules and the same results as
+   gpuskin_skin_cpu to float rounding (checked vertex for vertex by the tests), with
+   SIMD where the compiler offers it (SSE2 on x86-64) and the oracle elsewhere. */
+GPUSKIN_API gpuskin_result gpuskin_skin_cpu_fast(const gpuskin_cpu_skin_desc *desc);
+
+/* Palettes for a range of instances, for a host's job system: each job takes its own
+   [first_instance, first_instance + instance_count) and they never share output. */
+typedef struct gpuskin_palette_batch_desc {
+    const gpuskin_skeleton *skeleton;
+    uint32_t first_instance;
+    uint32_t instance_count;
+    const gpuskin_mat4 *models;        /* indexed by instance; NULL = identity for all */
+    const gpuskin_trs *local_poses;    /* indexed by instance, joint_count each; NULL = rest pose */
+    gpuskin_mat4 *out_palettes;        /* indexed by instance, joint_count each (optional) */
+    float *out_lbs;                    /* packed GPU layout, indexed by instance (optional) */
+} gpuskin_palette_batch_desc;
+
+GPUSKIN_API gpuskin_result gpuskin_build_palettes(const gpuskin_palette_batch_desc *desc);
+
 /* ======================================================================== */
 /* Animation clips (glTF sampling semantics, format-agnostic)               */
 /* ======================================================================== */
@@ -1683,6 +1702,10 @@ GPUSKIN_API gpuskin_result gpuskin_palette_lerp(const gpuskin_mat4 *a, const gpu
 
 #ifdef __cplusplus
 }
+#endif
+
+#if defined(GPUSKIN_FAST_INC_AVAILABLE)
+#include "gpuskin_cpu_fast.inc"
 #endif
 
 #if !defined(GPUSKIN_NO_VULKAN) && defined(GPUSKIN_VULKAN_INC_AVAILABLE)
