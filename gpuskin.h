@@ -228,7 +228,7 @@ typedef enum gpuskin_method {
 /* How a palette matrix's 3x3 A is split into a rotation R and a residual S = R^T A. */
 typedef enum gpuskin_split_method {
     GPUSKIN_SPLIT_GRAM_SCHMIDT = 0,  /* R from the first two columns; S upper triangular */
-    GPUSKIN_SPLIT_POLAR = 1          /* R = nearest rotation (polar factor); S symmetric */
+    GPUSKIN_SPLIT_POLAR = 1          /* R = nearest rotation (polar factor); S symmetric (unless mirrored) */
 } gpuskin_split_method;
 
 /* A joint is rigid (S taken as identity) when every |S - I| element is at most this. */
@@ -306,7 +306,8 @@ GPUSKIN_API gpuskin_result gpuskin_streams_validate(const gpuskin_vertex_streams
    gpuskin_shaders.h statement for statement. */
 typedef struct gpuskin_cpu_skin_desc {
     gpuskin_vertex_streams streams;   /* the bind pose */
-    uint32_t joint_count;
+    uint32_t joint_count;             /* the mesh's joint count: every weighted joint is below it */
+    uint32_t palette_joint_count;     /* 0 = joint_count; else must equal it (GPUSKIN_ERROR_PALETTE_SIZE) */
     uint32_t method_word;             /* GPUSKIN_METHOD_LBS, or what gpuskin_pack_dq returned */
     const float *lbs_palette;         /* LBS: joint_count * GPUSKIN_LBS_FLOATS_PER_JOINT */
     const float *dq_palette;          /* DQS: joint_count * GPUSKIN_DQ_FLOATS_PER_JOINT */
@@ -1483,6 +1484,7 @@ GPUSKIN_API gpuskin_result gpuskin_skin_cpu(const gpuskin_cpu_skin_desc *desc)
     if ((desc->method_word & ~(GPUSKIN_METHOD_ID_MASK | GPUSKIN_METHOD_RESIDUAL_BIT)) != 0 ||
         (method != GPUSKIN_METHOD_LBS && method != GPUSKIN_METHOD_DQS) || (residual && method != GPUSKIN_METHOD_DQS))
         return GPUSKIN_ERROR_INVALID_METHOD;
+    if (desc->palette_joint_count && desc->palette_joint_count != desc->joint_count) return GPUSKIN_ERROR_PALETTE_SIZE;
     GPUSKIN__TRY(gpuskin_streams_validate(s, desc->joint_count, desc->out_error_index));
     if (method == GPUSKIN_METHOD_LBS) {
         GPUSKIN__TRY(gpuskin__check_palette(desc->lbs_palette, desc->joint_count, GPUSKIN_LBS_FLOATS_PER_JOINT));
