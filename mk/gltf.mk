@@ -17,3 +17,17 @@ $(BUILD)/gpuskin: $(BUILD)/gpuskin_cli.o $(BUILD)/gltf_model.o $(BUILD)/gltf_gpu
 	$(CXX) $(CXXFLAGS) $^ -o $@ -lm
 
 all: $(BUILD)/gpuskin
+
+$(BUILD)/make_fixtures.o: tools/make_fixtures.cpp | $(BUILD)
+	$(CXX) $(CXXFLAGS) $(GLTF_CXXFLAGS) -c $< -o $@
+
+# tinygltf's implementation comes from gltf_model.o.
+$(BUILD)/make_fixtures: $(BUILD)/make_fixtures.o $(BUILD)/gltf_model.o
+	$(CXX) $(CXXFLAGS) $^ -o $@ -lm
+
+# Regenerates the committed fixtures (run by hand after changing make_fixtures.cpp).
+.PHONY: fixtures
+fixtures: $(BUILD)/make_fixtures
+	$(BUILD)/make_fixtures tests/assets/synthetic
+
+all: $(BUILD)/make_fixtures
