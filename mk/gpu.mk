@@ -1,0 +1,25 @@
+# The Vulkan half: tests/test_gpu.c runs on lavapipe (or GPUSKIN_DEVICE=name) with
+# the validation layer and synchronization validation on.
+GPU_HDRS := gpuskin.h gpuskin_vulkan.inc gpuskin_shaders.h examples/common/vk_setup.h tests/testing.h
+GPU_FLAGS := $(WARN) -I. -Itests
+
+# volk.c is not -Wpedantic clean (it casts dlsym's result), so it is built on its
+# own, without the project's warning flags.
+$(BUILD)/volk.o: $(VOLK_SRC) | $(BUILD)
+	$(CC) -O2 -c $< -o $@
+
+$(BUILD)/test_gpu: tests/test_gpu.c $(GPU_HDRS) $(BUILD)/volk.o | $(BUILD)
+	$(CC) $(CFLAGS) -std=c99 $(GPU_FLAGS) $< $(BUILD)/volk.o -o $@ $(VK_LIBS) -lstb
+
+# The same program as C++17 (gpuskin must compile as C++) and with clang.
+$(BUILD)/test_gpu_cpp: tests/test_gpu.c $(GPU_HDRS) $(BUILD)/volk.o | $(BUILD)
+	$(CXX) $(CXXFLAGS) -std=c++17 $(GPU_FLAGS) -x c++ $< -x none $(BUILD)/volk.o -o $@ $(VK_LIBS) -lstb
+
+$(BUILD)/test_gpu_clang.o: tests/test_gpu.c $(GPU_HDRS) | $(BUILD)
+	clang $(CFLAGS) -std=c99 $(GPU_FLAGS) -c $< -o $@
+
+$(BUILD)/test_gpu_clangxx.o: tests/test_gpu.c $(GPU_HDRS) | $(BUILD)
+	clang++ $(CXXFLAGS) -std=c++17 $(GPU_FLAGS) -x c++ -c $< -o $@
+
+TESTS += "$(BUILD)/test_gpu" "$(BUILD)/test_gpu_cpp compute"
+TEST_DEPS += $(BUILD)/test_gpu $(BUILD)/test_gpu_cpp $(BUILD)/test_gpu_clang.o $(BUILD)/test_gpu_clangxx.o

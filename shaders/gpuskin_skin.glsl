@@ -1,0 +1,291 @@
+// gpuskin_skin.glsl - the skinning maths of gpuskin, in GLSL.
+//
+// This file is the one source of truth for what the GPU computes. skin.vert (which
+// draws) and skin.comp (which writes posed vertices to a buffer) both include it, and
+// gpuskin_skin_cpu() in gpuskin.h follows it statement for statement, so a test that
+// compares the compute output with the CPU oracle is evidence about the code that
+// renders. gpuskin_shaders.h exports it as the C string gpuskin_glsl_skin for hosts
+// that want to skin in their own shaders against gpuskin's buffers.
+//
+// A host including it must first have:
+//     #version 450                                   (or later)
+//     #extension GL_EXT_buffer_reference : require
+// and, to use #include itself, GL_GOOGLE_include_directive. It declares no
+// inputs, outputs or push constants: the host reaches everything through a
+// gpuskin_Frame reference (the header gpuskin writes at the start of every
+// crowd frame slot; see gpuskin_vulkan.inc for its C twin).
+// Optional defines: GPUSKIN_GLSL_MAX_SETS (1 or 2, default 2) caps the
+// influence sets the code is compiled for; a mesh with more sets than that is
+// skinned with its first sets only, so leave it at 2 unless every mesh has one.
+//
+// Every identifier is prefixed gpuskin_ (types gpuskin_ + capital).
+//
+// Arithmetic notes, all of them mirrored in the C oracle:
+// - weights are renormalised here (not at upload), so a file whose weights sum to
+//   0.9 keeps its bytes and still does not shrink;
+// - an influence of weight 0 is skipped, never read (its joint index is 0 in the
+//   GPU copy, but the C oracle never reads it at all);
+// - 1/sqrt(x), not inversesqrt(x): inversesqrt is allowed 2 ulp and drivers use a
+//   hardware approximation, which would be a difference the oracle cannot mirror;
+// - the normal matrix is cofactor(A)/det(A), spelled out, not inverse(): GLSL's
+//   inverse() has no precision requirement at all.
+
+#ifndef GPUSKIN_SKIN_GLSL
+#define GPUSKIN_SKIN_GLSL
+
+#ifndef GPUSKIN_GLSL_MAX_SETS
+#define GPUSKIN_GLSL_MAX_SETS 2
+#endif
+
+// ---- Buffers ---------------------------------------------------------------
+// Alignments are the smallest each element needs, so a host may hand any
+// element-aligned address (e.g. an output range inside a larger buffer).
+layout(buffer_reference, std430, buffer_reference_align = 4) readonly buffer gpuskin_Floats { float v[]; };
+layout(buffer_reference, std430, buffer_reference_align = 4) writeonly buffer gpuskin_OutFloats { float v[]; };
+layout(buffer_reference, std430, buffer_reference_align = 4) readonly buffer gpuskin_Uints { uint v[]; };
+layout(buffer_reference, std430, buffer_reference_align = 8) readonly buffer gpuskin_Uvec2s { uvec2 v[]; };
+layout(buffer_reference, std430, buffer_reference_align = 16) readonly buffer gpuskin_Vec4s { vec4 v[]; };
+
+// The mesh streams (structure of arrays, one allocation; vertex v of set s):
+//   positions  float[3]    at v*3            12 bytes
+//   normals    float[3]    at v*3            12 bytes, when streams & 1
+//   tangents   vec4        at v              16 bytes, when streams & 2
+//   joints     uvec2       at v*sets + s      8 bytes a set: 4 x 16-bit, (j0 | j1<<16, j2 | j3<<16)
+//   weights    vec4        at v*sets + s     16 bytes a set: the raw weights, not renormalised
+// The palettes of one frame slot, instance i, joint j (instance-major):
+//   lbs        3 vec4 at (i*joint_count + j)*3: the rows of the 3x4 affine
+//   dq         2 vec4 at (i*joint_count + j)*2: real, dual
+//   residual   3 vec4 at (i*joint_count + j)*3: the rows of S (w unused)
+//   methods    one uint per instance: bits 0..3 method id, bit 4 residual
+layout(buffer_reference, std430, buffer_reference_align = 16) readonly buffer gpuskin_Frame {
+    gpuskin_Floats positions;
+    gpuskin_Floats normals;
+    gpuskin_Vec4s tangents;
+    gpuskin_Uvec2s joints;
+    gpuskin_Vec4s weights;
+    gpuskin_Vec4s lbs;
+    gpuskin_Vec4s dq;
+    gpuskin_Vec4s residual;
+    gpuskin_Uints methods;
+    uint vertex_count;
+    uint joint_count;
+    uint influence_sets;   // 1 or 2
+    uint streams;          // bit 0: normals, bit 1: tangents
+};
+
+const uint gpuskin_METHOD_LBS = 0u;
+const uint gpuskin_METHOD_DQS = 1u;
+const uint gpuskin_METHOD_ID_MASK = 0xFu;
+const uint gpuskin_METHOD_RESIDUAL_BIT = 0x10u;
+const uint gpuskin_STREAM_NORMALS = 1u;
+const uint gpuskin_STREAM_TANGENTS = 2u;
+
+// ---- Influences -----------------------------------------------------------
+// k = 4 * sets influences, in set order. Fixed-size arrays indexed by loops of
+// constant bounds, so the compiler unrolls them into registers.
+struct gpuskin_Influences {
+    uint joint[4 * GPUSKIN_GLSL_MAX_SETS];
+    float weight[4 * GPUSKIN_GLSL_MAX_SETS];
+};
+
+gpuskin_Influences gpuskin_fetch_influences(gpuskin_Frame f, uint vertex)
+{
+    gpuskin_Influences inf;
+    uint sets = f.influence_sets;
+    for (uint s = 0u; s < uint(GPUSKIN_GLSL_MAX_SETS); ++s) {
+        uvec2 j = uvec2(0u);
+        vec4 w = vec4(0.0);
+        if (s < sets) {
+            j = f.joints.v[vertex * sets + s];
+            w = f.weights.v[vertex * sets + s];
+        }
+        inf.joint[s * 4u + 0u] = j.x & 0xFFFFu;
+        inf.joint[s * 4u + 1u] = j.x >> 16u;
+        inf.joint[s * 4u + 2u] = j.y & 0xFFFFu;
+        inf.joint[s * 4u + 3u] = j.y >> 16u;
+        inf.weight[s * 4u + 0u] = w.x;
+        inf.weight[s * 4u + 1u] = w.y;
+        inf.weight[s * 4u + 2u] = w.z;
+        inf.weight[s * 4u + 3u] = w.w;
+    }
+    return inf;
+}
+
+// sum = w[0] + ... + w[k-1], in order; unused slots of a 1-set mesh are 0 and
+// change nothing (x + 0 == x exactly).
+float gpuskin_weight_norm(gpuskin_Influences inf)
+{
+    float sum = 0.0;
+    for (int i = 0; i < 4 * GPUSKIN_GLSL_MAX_SETS; ++i) sum += inf.weight[i];
+    return sum > 0.0 ? 1.0 / sum : 1.0;
+}
+
+// ---- The blended transform --------------------------------------------------
+// A 3x4 affine kept as its three ROWS, m[r] = row r: p' = vec4(p, 1) * m
+// (vector times matrix is a dot with each column, i.e. each row here). It is
+// what both methods return, so position, normal and tangent code is shared.
+mat3x4 gpuskin_identity_rows()
+{
+    return mat3x4(vec4(1.0, 0.0, 0.0, 0.0), vec4(0.0, 1.0, 0.0, 0.0), vec4(0.0, 0.0, 1.0, 0.0));
+}
+
+// Linear blend: the weighted sum of the palette rows. An unweighted vertex gets
+// the identity, keeping its bind pose instead of collapsing to the origin.
+mat3x4 gpuskin_blend_lbs(gpuskin_Frame f, uint palette_base, gpuskin_Influences inf)
+{
+    float norm = gpuskin_weight_norm(inf);
+    vec4 r0 = vec4(0.0), r1 = vec4(0.0), r2 = vec4(0.0);
+    bool contributed = false;
+    for (int i = 0; i < 4 * GPUSKIN_GLSL_MAX_SETS; ++i) {
+        if (inf.weight[i] != 0.0) {
+            float wi = inf.weight[i] * norm;
+            uint b = (palette_base + inf.joint[i]) * 3u;
+            r0 += f.lbs.v[b + 0u] * wi;
+            r1 += f.lbs.v[b + 1u] * wi;
+            r2 += f.lbs.v[b + 2u] * wi;
+            contributed = true;
+        }
+    }
+    if (!contributed) return gpuskin_identity_rows();
+    return mat3x4(r0, r1, r2);
+}
+
+// v rotated by the unit quaternion q = (x, y, z, w).
+vec3 gpuskin_quat_rotate(vec4 q, vec3 v)
+{
+    vec3 u = 2.0 * cross(q.xyz, v);
+    return v + q.w * u + cross(q.xyz, u);
+}
+
+// Dual-quaternion blend, returned as the equivalent affine [R*S | t].
+// The antipodal pivot is the highest weight, the first on a tie (strict >
+// from 0), so both ends of a 0.5/0.5 ring agree on the sign convention. The
+// residual S is blended without the sign: a shear or scale has no antipode.
+mat3x4 gpuskin_blend_dq(gpuskin_Frame f, uint palette_base, gpuskin_Influences inf, bool use_residual)
+{
+    float norm = gpuskin_weight_norm(inf);
+    int pivot = -1;
+    float best = 0.0;
+    uint pivot_joint = 0u;  // inf.joint[pivot], kept here to avoid a dynamic array index
+    for (int i = 0; i < 4 * GPUSKIN_GLSL_MAX_SETS; ++i) {
+        if (inf.weight[i] > best) {
+            best = inf.weight[i];
+            pivot = i;
+            pivot_joint = inf.joint[i];
+        }
+    }
+    if (pivot < 0) return gpuskin_identity_rows();
+
+    vec4 pr = f.dq.v[(palette_base + pivot_joint) * 2u];
+    vec4 real = vec4(0.0), du = vec4(0.0);
+    vec3 s0 = vec3(0.0), s1 = vec3(0.0), s2 = vec3(0.0);
+    for (int i = 0; i < 4 * GPUSKIN_GLSL_MAX_SETS; ++i) {
+        if (inf.weight[i] != 0.0) {
+            float wi = inf.weight[i] * norm;
+            uint j = palette_base + inf.joint[i];
+            vec4 ri = f.dq.v[j * 2u];
+            vec4 di = f.dq.v[j * 2u + 1u];
+            float sgn = dot(pr, ri) < 0.0 ? -1.0 : 1.0;
+            real += ri * (wi * sgn);
+            du += di * (wi * sgn);
+            if (use_residual) {
+                s0 += f.residual.v[j * 3u + 0u].xyz * wi;
+                s1 += f.residual.v[j * 3u + 1u].xyz * wi;
+                s2 += f.residual.v[j * 3u + 2u].xyz * wi;
+            }
+        }
+    }
+
+    float len_sq = dot(real, real);
+    if (len_sq < 1e-12) {
+        real = vec4(0.0, 0.0, 0.0, 1.0);
+        du = vec4(0.0);
+    } else {
+        float inv = 1.0 / sqrt(len_sq);
+        real *= inv;
+        du *= inv;
+        du -= dot(real, du) * real;
+    }
+    if (!use_residual) {
+        s0 = vec3(1.0, 0.0, 0.0);
+        s1 = vec3(0.0, 1.0, 0.0);
+        s2 = vec3(0.0, 0.0, 1.0);
+    }
+
+    vec3 t = 2.0 * (real.w * du.xyz - du.w * real.xyz + cross(real.xyz, du.xyz));
+    // Columns of R; row r of R*S is sum_k R[r][k] * S row k.
+    vec3 c0 = gpuskin_quat_rotate(real, vec3(1.0, 0.0, 0.0));
+    vec3 c1 = gpuskin_quat_rotate(real, vec3(0.0, 1.0, 0.0));
+    vec3 c2 = gpuskin_quat_rotate(real, vec3(0.0, 0.0, 1.0));
+    vec3 a0 = c0.x * s0 + c1.x * s1 + c2.x * s2;
+    vec3 a1 = c0.y * s0 + c1.y * s1 + c2.y * s2;
+    vec3 a2 = c0.z * s0 + c1.z * s1 + c2.z * s2;
+    return mat3x4(vec4(a0, t.x), vec4(a1, t.y), vec4(a2, t.z));
+}
+
+// The blended transform of one (instance, vertex), per the instance's method word.
+// The branch is uniform within an instance. Ids gpuskin never writes (2..15,
+// reserved) fall through to LBS rather than to garbage.
+mat3x4 gpuskin_skin_transform(gpuskin_Frame f, uint instance, uint vertex)
+{
+    uint method = f.methods.v[instance];
+    uint palette_base = instance * f.joint_count;
+    gpuskin_Influences inf = gpuskin_fetch_influences(f, vertex);
+    if ((method & gpuskin_METHOD_ID_MASK) == gpuskin_METHOD_DQS)
+        return gpuskin_blend_dq(f, palette_base, inf, (method & gpuskin_METHOD_RESIDUAL_BIT) != 0u);
+    return gpuskin_blend_lbs(f, palette_base, inf);
+}
+
+// ---- Applying it ------------------------------------------------------------
+vec3 gpuskin_skin_point(mat3x4 m, vec3 p)
+{
+    return vec4(p, 1.0) * m;
+}
+
+// n' = inverse-transpose(A) n, A the 3x3 of m, as cofactor(A)/det(A); the rows of
+// cofactor(A) are cross(r1,r2), cross(r2,r0), cross(r0,r1) over A's rows r. A
+// singular, infinite or NaN determinant falls back to A itself: a wrong-ish
+// normal beats a NaN that drops the triangle. Renormalised unless ~0.
+vec3 gpuskin_skin_normal(mat3x4 m, vec3 n)
+{
+    vec3 r0 = m[0].xyz, r1 = m[1].xyz, r2 = m[2].xyz;
+    vec3 c0 = cross(r1, r2);
+    vec3 c1 = cross(r2, r0);
+    vec3 c2 = cross(r0, r1);
+    float d = dot(r0, c0);
+    if (abs(d) > 1e-20 && !isinf(d) && !isnan(d)) {
+        float inv = 1.0 / d;
+        c0 *= inv;
+        c1 *= inv;
+        c2 *= inv;
+    } else {
+        c0 = r0;
+        c1 = r1;
+        c2 = r2;
+    }
+    vec3 o = vec3(dot(c0, n), dot(c1, n), dot(c2, n));
+    float len = length(o);
+    return len > 1e-12 ? o / len : o;
+}
+
+// t' = A t.xyz, renormalised by the normal's rule; the handedness w is kept.
+vec4 gpuskin_skin_tangent(mat3x4 m, vec4 t)
+{
+    vec3 o = vec3(dot(m[0].xyz, t.xyz), dot(m[1].xyz, t.xyz), dot(m[2].xyz, t.xyz));
+    float len = length(o);
+    return vec4(len > 1e-12 ? o / len : o, t.w);
+}
+
+// ---- Bind-pose fetches ------------------------------------------------------
+vec3 gpuskin_bind_position(gpuskin_Frame f, uint vertex)
+{
+    return vec3(f.positions.v[vertex * 3u], f.positions.v[vertex * 3u + 1u], f.positions.v[vertex * 3u + 2u]);
+}
+
+vec3 gpuskin_bind_normal(gpuskin_Frame f, uint vertex)
+{
+    return vec3(f.normals.v[vertex * 3u], f.normals.v[vertex * 3u + 1u], f.normals.v[vertex * 3u + 2u]);
+}
+vec4 gpuskin_bind_tangent(gpuskin_Frame f, uint vertex) { return f.tangents.v[vertex]; }
+
+#endif // GPUSKIN_SKIN_GLSL

@@ -1,0 +1,57 @@
+#version 450
+// Skins every (instance, vertex) of a dispatch into a buffer in gpuskin's compute
+// output layout: per instance, vertex_count records of position float[3] |
+// normal float[3] (GPUSKIN_OUTPUT_NORMALS) | tangent float[4] (GPUSKIN_OUTPUT_TANGENTS).
+// Plain float arrays, so the buffer needs no scalar block layout and binds as a
+// vertex buffer or ray-tracing geometry as it is.
+#extension GL_EXT_buffer_reference : require
+#extension GL_GOOGLE_include_directive : require
+#include "gpuskin_skin.glsl"
+
+layout(local_size_x = 64) in;
+
+// Mirrored by gpuskin__vk_skin_push in gpuskin_vulkan.inc (32 bytes).
+layout(push_constant) uniform gpuskin_SkinPush {
+    gpuskin_Frame frame;
+    gpuskin_OutFloats out_floats;   // this dispatch's first instance lands at v[0]
+    uint first_instance;            // palette instance of workgroup row y = 0
+    uint output_flags;              // bit 0 normals, bit 1 tangents
+    uint pad0;
+    uint pad1;
+} pc;
+
+void main()
+{
+    gpuskin_Frame f = pc.frame;
+    uint vertex_count = f.vertex_count;
+    uint instance = pc.first_instance + gl_WorkGroupID.y;
+    bool normals = (pc.output_flags & 1u) != 0u;
+    bool tangents = (pc.output_flags & 2u) != 0u;
+    uint stride = 3u + (normals ? 3u : 0u) + (tangents ? 4u : 0u);
+    // A grid-stride loop: the host caps the x groups at the device limit, so any
+    // vertex count fits one dispatch row.
+    uint step = gl_NumWorkGroups.x * gl_WorkGroupSize.x;
+    for (uint v = gl_GlobalInvocationID.x; v < vertex_count; v += step) {
+        mat3x4 m = gpuskin_skin_transform(f, instance, v);
+        uint o = (gl_WorkGroupID.y * vertex_count + v) * stride;
+        vec3 p = gpuskin_skin_point(m, gpuskin_bind_position(f, v));
+        pc.out_floats.v[o + 0u] = p.x;
+        pc.out_floats.v[o + 1u] = p.y;
+        pc.out_floats.v[o + 2u] = p.z;
+        o += 3u;
+        if (normals) {
+            vec3 n = gpuskin_skin_normal(m, gpuskin_bind_normal(f, v));
+            pc.out_floats.v[o + 0u] = n.x;
+            pc.out_floats.v[o + 1u] = n.y;
+            pc.out_floats.v[o + 2u] = n.z;
+            o += 3u;
+        }
+        if (tangents) {
+            vec4 t = gpuskin_skin_tangent(m, gpuskin_bind_tangent(f, v));
+            pc.out_floats.v[o + 0u] = t.x;
+            pc.out_floats.v[o + 1u] = t.y;
+            pc.out_floats.v[o + 2u] = t.z;
+            pc.out_floats.v[o + 3u] = t.w;
+        }
+    }
+}
