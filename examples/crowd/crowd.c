@@ -19,10 +19,13 @@
 
    The model is procedural (examples/common/rig.h): 16 joints, ~2600 vertices,
    no files needed. GPUSKIN_DEVICE=<part of a device name> picks the GPU. */
-#define _POSIX_C_SOURCE 199309L
+#define _POSIX_C_SOURCE 200112L
 #include <volk.h>
 
 #define GPUSKIN_IMPLEMENTATION
+#ifndef GPUSKIN_VULKAN_INC_AVAILABLE
+#define GPUSKIN_VULKAN_INC_AVAILABLE
+#endif
 #include "gpuskin.h"
 #define VK_SETUP_IMPLEMENTATION
 #include "examples/common/vk_setup.h"
@@ -30,10 +33,12 @@
 #define STB_IMAGE_WRITE_IMPLEMENTATION
 #include <stb/stb_image_write.h>
 
+#include <errno.h>
 #include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/stat.h>
 #include <time.h>
 
 #define COLOR_FORMAT VK_FORMAT_R8G8B8A8_UNORM
@@ -45,6 +50,22 @@ static double now_ms(void)
     struct timespec ts;
     clock_gettime(CLOCK_MONOTONIC, &ts);
     return (double)ts.tv_sec * 1e3 + (double)ts.tv_nsec * 1e-6;
+}
+
+/* Creates the directories above `path` (mkdir -p of its dirname). */
+static int make_parent_dirs(const char *path)
+{
+    char buf[1024];
+    size_t i, n = strlen(path);
+    if (n >= sizeof buf) return -1;
+    memcpy(buf, path, n + 1);
+    for (i = 1; i < n; ++i)
+        if (buf[i] == '/') {
+            buf[i] = '\0';
+            if (mkdir(buf, 0777) != 0 && errno != EEXIST) return -1;
+            buf[i] = '/';
+        }
+    return 0;
 }
 
 typedef struct options {
@@ -419,7 +440,7 @@ int main(int argc, char **argv)
                                  VK_PIPELINE_STAGE_COLOR_ATTACHMENT_OUTPUT_BIT, VK_ACCESS_COLOR_ATTACHMENT_WRITE_BIT,
                                  rgba));
     downsample(rgba, rw, rh, SUPERSAMPLE, rgb);
-    if (!stbi_write_png(o.out, (int)o.width, (int)o.height, 3, rgb, (int)o.width * 3)) {
+    if (make_parent_dirs(o.out) != 0 || !stbi_write_png(o.out, (int)o.width, (int)o.height, 3, rgb, (int)o.width * 3)) {
         fprintf(stderr, "crowd: cannot write %s\n", o.out);
         goto done;
     }
