@@ -59,8 +59,9 @@ typedef struct vks_context {
     VkPhysicalDeviceVulkan13Features features13;
     int validation;
     int quiet;
-    unsigned messages;  /* warnings + errors reported by the layers, ever */
+    unsigned messages;      /* warnings + errors reported by the layers, ever */
     unsigned errors;
+    unsigned sync_hazards;  /* of which synchronization validation's SYNC-HAZARD-* */
 } vks_context;
 
 /* Everything or nothing: on failure every object made so far is destroyed. */
@@ -134,6 +135,7 @@ static VKAPI_ATTR VkBool32 VKAPI_CALL vks__on_message(VkDebugUtilsMessageSeverit
     (void)types;
     vk->messages++;
     if (severity & VK_DEBUG_UTILS_MESSAGE_SEVERITY_ERROR_BIT_EXT) vk->errors++;
+    if (data && data->pMessageIdName && strncmp(data->pMessageIdName, "SYNC-HAZARD", 11) == 0) vk->sync_hazards++;
     if (!vk->quiet)
         fprintf(stderr, "[vulkan %s] %s\n",
                 (severity & VK_DEBUG_UTILS_MESSAGE_SEVERITY_ERROR_BIT_EXT) ? "error" : "warning",
