@@ -10,11 +10,24 @@ $(BUILD)/gltf_gpuskin_nv.o: gpuskin.h | $(BUILD)
 $(BUILD)/gltf_model.o: tools/gltf_model.cpp tools/gltf_model.h gpuskin.h | $(BUILD)
 	$(CXX) $(CXXFLAGS) $(GLTF_CXXFLAGS) -DGPUSKIN_NO_VULKAN -c $< -o $@
 
-$(BUILD)/gpuskin_cli.o: tools/gpuskin_cli.cpp tools/gltf_model.h gpuskin.h | $(BUILD)
-	$(CXX) $(CXXFLAGS) $(GLTF_CXXFLAGS) -c $< -o $@
+# The whole library with its Vulkan half (C), and vk_setup.h's implementation, for
+# the CLI's --device gpu and verify; volk.o comes from mk/gpu.mk.
+$(BUILD)/gltf_gpuskin_vk.o: gpuskin.h gpuskin_vulkan.inc gpuskin_shaders.h | $(BUILD)
+	$(CC) $(CFLAGS) $(GLTF_CFLAGS) -x c -include volk.h -DGPUSKIN_IMPLEMENTATION -DGPUSKIN_VULKAN_INC_AVAILABLE \
+	    -c $< -o $@
 
-$(BUILD)/gpuskin: $(BUILD)/gpuskin_cli.o $(BUILD)/gltf_model.o $(BUILD)/gltf_gpuskin_nv.o
-	$(CXX) $(CXXFLAGS) $^ -o $@ -lm
+$(BUILD)/gltf_vk_setup.o: examples/common/vk_setup.h | $(BUILD)
+	$(CC) $(CFLAGS) $(GLTF_CFLAGS) -x c -DVK_SETUP_IMPLEMENTATION -c $< -o $@
+
+GLTF_CLI_HDRS := tools/gltf_model.h gpuskin.h examples/common/vk_setup.h
+
+$(BUILD)/gpuskin_cli.o: tools/gpuskin_cli.cpp $(GLTF_CLI_HDRS) | $(BUILD)
+	$(CXX) $(CXXFLAGS) $(GLTF_CXXFLAGS) -DGPUSKIN_CLI_GPU -c $< -o $@
+
+GLTF_CLI_OBJS := gpuskin_cli.o gltf_model.o gltf_gpuskin_vk.o gltf_vk_setup.o volk.o
+
+$(BUILD)/gpuskin: $(addprefix $(BUILD)/,$(GLTF_CLI_OBJS))
+	$(CXX) $(CXXFLAGS) $^ -o $@ $(VK_LIBS)
 
 all: $(BUILD)/gpuskin
 
@@ -31,3 +44,12 @@ fixtures: $(BUILD)/make_fixtures
 	$(BUILD)/make_fixtures tests/assets/synthetic
 
 all: $(BUILD)/make_fixtures
+
+$(BUILD)/test_gltf.o: tests/test_gltf.cpp tests/testing.h tools/gltf_model.h gpuskin.h | $(BUILD)
+	$(CXX) $(CXXFLAGS) $(GLTF_CXXFLAGS) -c $< -o $@
+
+$(BUILD)/test_gltf: $(BUILD)/test_gltf.o $(BUILD)/gltf_model.o $(BUILD)/gltf_gpuskin_nv.o
+	$(CXX) $(CXXFLAGS) $^ -o $@ -lm
+
+TESTS += "GPUSKIN_CLI=$(BUILD)/gpuskin $(BUILD)/test_gltf"
+TEST_DEPS += $(BUILD)/test_gltf $(BUILD)/gpuskin

@@ -2,8 +2,8 @@
 //
 //   gpuskin info MODEL
 //   gpuskin skin MODEL [--clip K] [--time T] [--method lbs|dqs] [--device cpu|gpu]
-//                      [--split gs|polar] [--out FILE.json]
-//   gpuskin verify MODEL [--split gs|polar]
+//                      [--split gs|polar] [--validate] [--out FILE.json]
+//   gpuskin verify MODEL [--split gs|polar] [--validate]
 //
 // Positions and normals are in scene world space as glTF 2.0 defines skinning:
 // sum_i w_i * global(joint_i) * inverseBind(joint_i) * p; the skinned node's own
@@ -44,9 +44,14 @@ using fjson = nlohmann::basic_json<nlohmann::ordered_map, std::vector, std::stri
 const char *kUsage =
     "usage: gpuskin info MODEL\n"
     "       gpuskin skin MODEL [--clip K] [--time T] [--method lbs|dqs] [--device cpu|gpu]\n"
-    "                          [--split gs|polar] [--out FILE.json]\n"
-    "       gpuskin verify MODEL [--split gs|polar]\n"
-    "MODEL is a glTF 2.0 file (.gltf or .glb). skin writes JSON (to stdout without --out).\n";
+    "                          [--split gs|polar] [--validate] [--out FILE.json]\n"
+    "       gpuskin verify MODEL [--split gs|polar] [--validate]\n"
+    "MODEL is a glTF 2.0 file (.gltf or .glb). skin writes JSON (to stdout without --out);\n"
+    "--clip defaults to 0 (the rest pose for a model without animations), --time to 0.\n"
+    "verify skins every clip at 0, 1/4, 1/2, 3/4 and its end with LBS and DQS on the GPU\n"
+    "and with the CPU oracle, and fails when they differ by more than 1e-5 x the model size.\n"
+    "--validate turns on the Vulkan validation layer (any message is an error).\n"
+    "GPUSKIN_DEVICE=name picks the Vulkan device.\n";
 
 struct UsageError {
     std::string msg;
@@ -65,6 +70,8 @@ std::string rs(gpuskin_result r) { return gpuskin_result_string(r); }
         gpuskin_result r_ = (call);                                                                              \
         if (r_ != GPUSKIN_SUCCESS) run_error(std::string(what) + ": " + rs(r_));                                  \
     } while (0)
+
+bool g_validate = false;  // --validate: Khronos validation layer on; any message is an error
 
 struct Options {
     std::string command, model;
@@ -134,6 +141,8 @@ Options parse_args(int argc, char **argv) {
         } else if (a == "--out" && skin) {
             o.out = value();
             if (o.out.empty()) usage_error("--out needs a file name");
+        } else if (a == "--validate" && (skin || o.command == "verify")) {
+            g_validate = true;
         } else if (a == "--split" && (skin || o.command == "verify")) {
             std::string v = value();
             if (v == "gs")
@@ -328,7 +337,174 @@ struct GpuInstance {
     gpuskin_method method;
 };
 
-#ifndef GPUSKIN_CLI_GPU
+#ifdef GPUSKIN_CLI_GPU
+// Skins on the first Vulkan device vk_setup.h picks (GPUSKIN_DEVICE=name to choose),
+// with the compute shader: gpuskin_mesh / gpuskin_crowd / gpuskin_cmd_skin, one
+// instance per (palette, method), read back from a GPUSKIN_MEMORY_READBACK buffer.
+class GpuBackend {
+public:
+    static std::unique_ptr<GpuBackend> create(std::string *err) {
+        std::unique_ptr<GpuBackend> b(new GpuBackend());
+        vks_options o{};
+        o.validation = g_validate ? 1 : 0;
+        o.app_name = "gpuskin cli";
+        VkResult vr = vks_create(&b->vk_, &o);
+        if (vr != VK_SUCCESS) {
+            *err = "no usable Vulkan device (vks_create returned " + std::to_string(int(vr)) + ")";
+            return nullptr;
+        }
+        b->have_vk_ = true;
+        gpuskin_context_desc cd{};
+        const char *missing = nullptr;
+        cd.instance = b->vk_.instance;
+        cd.physical_device = b->vk_.physical_device;
+        cd.device = b->vk_.device;
+        cd.get_instance_proc_addr = vkGetInstanceProcAddr;
+        cd.enabled_features12 = &b->vk_.features12;
+        cd.enabled_features13 = &b->vk_.features13;
+        cd.out_missing_feature = &missing;
+        gpuskin_result r = gpuskin_context_create(&cd, &b->ctx_);
+        if (r != GPUSKIN_SUCCESS) {
+            *err = "gpuskin_context_create: " + rs(r) + (missing ? std::string(" (missing ") + missing + ")" : "");
+            return nullptr;
+        }
+        return b;
+    }
+
+    ~GpuBackend() {
+        if (ctx_) gpuskin_context_destroy(ctx_);
+        if (have_vk_) vks_destroy(&vk_);
+    }
+
+    std::string device_name() const { return vk_.properties.deviceName; }
+
+    // Validation messages so far (0 without --validate).
+    unsigned messages() const { return vk_.messages; }
+
+    bool skin(const gltf_model_primitive &pr, uint32_t joint_count, const GpuInstance *insts, uint32_t count,
+              gpuskin_split_method split, std::vector<Posed> *outs, std::string *err) {
+        const gpuskin_vertex_streams &st = pr.streams;
+        uint32_t flags = (st.normals.data ? GPUSKIN_OUTPUT_NORMALS : 0u) | (st.tangents.data ? GPUSKIN_OUTPUT_TANGENTS : 0u);
+        uint32_t stride = gpuskin_output_stride(flags);
+        gpuskin_mesh *mesh = nullptr;
+        gpuskin_crowd *crowd = nullptr;
+        gpuskin_buffer out{};
+        gpuskin_allocator alloc = gpuskin_default_allocator(ctx_);
+        bool ok = false;
+        std::vector<gpuskin_mat4> pal(size_t(count) * joint_count);
+        std::vector<uint8_t> methods(count);
+        for (uint32_t i = 0; i < count; ++i) {
+            std::copy(insts[i].palette, insts[i].palette + joint_count, pal.begin() + long(size_t(i) * joint_count));
+            methods[i] = uint8_t(insts[i].method);
+        }
+        do {
+            gpuskin_mesh_desc md{};
+            md.streams = st;
+            md.joint_count = joint_count;  // compute only: no index buffer needed
+            size_t bad = 0;
+            md.out_error_index = &bad;
+            gpuskin_result r = gpuskin_mesh_create(ctx_, &md, &mesh);
+            if (r != GPUSKIN_SUCCESS) {
+                *err = "gpuskin_mesh_create: " + rs(r) + " (vertex " + std::to_string(bad) + ")";
+                break;
+            }
+            gpuskin_crowd_desc cd{};
+            cd.mesh = mesh;
+            cd.capacity = count;
+            cd.frames_in_flight = 1;
+            r = gpuskin_crowd_create(ctx_, &cd, &crowd);
+            if (r != GPUSKIN_SUCCESS) {
+                *err = "gpuskin_crowd_create: " + rs(r);
+                break;
+            }
+            gpuskin_crowd_upload_desc up{};
+            up.frame = 0;
+            up.instance_count = count;
+            up.palettes = pal.data();
+            up.methods = methods.data();
+            up.split = split;
+            r = gpuskin_crowd_upload(crowd, &up);
+            if (r != GPUSKIN_SUCCESS) {
+                *err = "gpuskin_crowd_upload: " + rs(r);
+                break;
+            }
+            VkDeviceSize bytes = VkDeviceSize(count) * st.vertex_count * stride;
+            VkResult vr = alloc.create_buffer(alloc.user, bytes, VK_BUFFER_USAGE_STORAGE_BUFFER_BIT,
+                                              GPUSKIN_MEMORY_READBACK, &out);
+            if (vr != VK_SUCCESS || !out.mapped) {
+                *err = "cannot allocate a readback buffer of " + std::to_string(bytes) + " bytes";
+                break;
+            }
+            VkCommandBuffer cmd;
+            if (vks_begin(&vk_, &cmd) != VK_SUCCESS) {
+                *err = "vkBeginCommandBuffer failed";
+                break;
+            }
+            if (gpuskin_mesh_needs_upload(mesh)) gpuskin_cmd_upload_mesh(mesh, cmd);
+            gpuskin_skin_dispatch_desc sd{};
+            sd.frame = 0;
+            sd.first_instance = 0;
+            sd.instance_count = count;
+            sd.output = out.address;
+            sd.output_size = out.size;
+            sd.output_flags = flags;
+            r = gpuskin_cmd_skin(crowd, cmd, &sd);
+            VkBufferMemoryBarrier host{};
+            host.sType = VK_STRUCTURE_TYPE_BUFFER_MEMORY_BARRIER;
+            host.srcAccessMask = VK_ACCESS_SHADER_WRITE_BIT;
+            host.dstAccessMask = VK_ACCESS_HOST_READ_BIT;
+            host.srcQueueFamilyIndex = host.dstQueueFamilyIndex = VK_QUEUE_FAMILY_IGNORED;
+            host.buffer = out.buffer;
+            host.size = VK_WHOLE_SIZE;
+            vkCmdPipelineBarrier(cmd, VK_PIPELINE_STAGE_COMPUTE_SHADER_BIT, VK_PIPELINE_STAGE_HOST_BIT, 0, 0, nullptr,
+                                 1, &host, 0, nullptr);
+            vr = vks_submit_wait(&vk_, cmd);  // submits even after a failed record: it frees cmd
+            if (r != GPUSKIN_SUCCESS) {
+                *err = "gpuskin_cmd_skin: " + rs(r);
+                break;
+            }
+            if (vr != VK_SUCCESS) {
+                *err = "queue submit failed (VkResult " + std::to_string(int(vr)) + ")";
+                break;
+            }
+            const float *g = static_cast<const float *>(out.mapped);
+            size_t per = stride / 4, vc = st.vertex_count;
+            outs->assign(count, Posed());
+            for (uint32_t i = 0; i < count; ++i) {
+                Posed &p = (*outs)[i];
+                p.pos.resize(vc * 3);
+                if (flags & GPUSKIN_OUTPUT_NORMALS) p.nrm.resize(vc * 3);
+                if (flags & GPUSKIN_OUTPUT_TANGENTS) p.tan.resize(vc * 4);
+                for (size_t v = 0; v < vc; ++v) {
+                    const float *r0 = g + (size_t(i) * vc + v) * per;
+                    size_t o = 3;
+                    std::copy(r0, r0 + 3, p.pos.begin() + long(v * 3));
+                    if (flags & GPUSKIN_OUTPUT_NORMALS) {
+                        std::copy(r0 + o, r0 + o + 3, p.nrm.begin() + long(v * 3));
+                        o += 3;
+                    }
+                    if (flags & GPUSKIN_OUTPUT_TANGENTS) std::copy(r0 + o, r0 + o + 4, p.tan.begin() + long(v * 4));
+                }
+            }
+            ok = true;
+        } while (false);
+        if (out.buffer) alloc.destroy_buffer(alloc.user, &out);
+        gpuskin_crowd_destroy(crowd);
+        gpuskin_mesh_destroy(mesh);
+        if (ok && vk_.messages) {
+            *err = std::to_string(vk_.messages) + " Vulkan validation message(s), see above";
+            ok = false;
+        }
+        return ok;
+    }
+
+private:
+    GpuBackend() = default;
+    vks_context vk_{};
+    gpuskin_context *ctx_ = nullptr;
+    bool have_vk_ = false;
+};
+#else
 class GpuBackend {
 public:
     static std::unique_ptr<GpuBackend> create(std::string *err) {
@@ -464,12 +640,12 @@ int cmd_verify(const Options &o) {
     std::vector<std::unique_ptr<Skeleton>> skels;
     init_skeletons(m, &skels);
 
-    double size = gltf_model_size(&m);
-    double tol = 1e-5 * size;
-    // Normals are unit-length directions: their tolerance does not scale with the model.
-    double ntol = 1e-4;
-    std::printf("verify %s on %s: %u skinned node%s, tolerance %.3g (1e-5 x model size %.4g)\n", o.model.c_str(),
-                gpu->device_name().c_str(), m.skinned_node_count, m.skinned_node_count == 1 ? "" : "s", tol, size);
+    // Model size: the larger diagonal of the bind-pose box and of each clip's posed boxes.
+    double bind_size = gltf_model_size(&m);
+    // Normals and tangents are unit directions: their tolerance does not scale.
+    const double dir_tol = 1e-5;
+    std::printf("verify %s on %s: %u skinned node%s\n", o.model.c_str(), gpu->device_name().c_str(),
+                m.skinned_node_count, m.skinned_node_count == 1 ? "" : "s");
     bool all_ok = true;
     uint32_t clip_count = m.animation_count ? m.animation_count : 1;
     const gpuskin_method methods[2] = {GPUSKIN_METHOD_LBS, GPUSKIN_METHOD_DQS};
@@ -477,9 +653,10 @@ int cmd_verify(const Options &o) {
         bool rest = m.animation_count == 0;
         float end = rest ? 0.f : m.skins[0].clips[c].end;
         float times[5] = {0.f, end * 0.25f, end * 0.5f, end * 0.75f, end};
-        double worst[2] = {0, 0}, worst_n[2] = {0, 0};
+        double worst[2] = {0, 0}, worst_dir[2] = {0, 0};
+        float lo[3] = {INFINITY, INFINITY, INFINITY}, hi[3] = {-INFINITY, -INFINITY, -INFINITY};
         size_t compared = 0;
-        // Instances: every (time, method) pair in one crowd dispatch per primitive.
+        // Instances: every (method, time) pair in one crowd dispatch per primitive.
         std::vector<std::vector<gpuskin_mat4>> palettes(size_t(m.skin_count) * 5);
         for (uint32_t s = 0; s < m.skin_count; ++s)
             for (int k = 0; k < 5; ++k)
@@ -502,23 +679,37 @@ int cmd_verify(const Options &o) {
                     int mi = int(i / 5);
                     Posed ref = skin_cpu(pr, jc,
                                          pack(palettes[size_t(sn.skin) * 5 + i % 5], insts[i].method, o.split));
-                    for (size_t v = 0; v < ref.pos.size(); ++v)
-                        worst[mi] = std::max(worst[mi], double(std::fabs(ref.pos[v] - outs[i].pos[v])));
-                    for (size_t v = 0; v < ref.nrm.size(); ++v)
-                        worst_n[mi] = std::max(worst_n[mi], double(std::fabs(ref.nrm[v] - outs[i].nrm[v])));
-                    for (size_t v = 0; v < ref.pos.size(); ++v)
-                        if (!std::isfinite(outs[i].pos[v])) worst[mi] = INFINITY;
+                    const Posed &g = outs[i];
+                    for (size_t v = 0; v < ref.pos.size(); ++v) {
+                        double d = std::fabs(double(ref.pos[v]) - double(g.pos[v]));
+                        worst[mi] = std::max(worst[mi], std::isfinite(g.pos[v]) ? d : INFINITY);
+                        lo[v % 3] = std::min(lo[v % 3], ref.pos[v]);
+                        hi[v % 3] = std::max(hi[v % 3], ref.pos[v]);
+                    }
+                    for (size_t v = 0; v < ref.nrm.size(); ++v) {
+                        double d = std::fabs(double(ref.nrm[v]) - double(g.nrm[v]));
+                        worst_dir[mi] = std::max(worst_dir[mi], std::isfinite(g.nrm[v]) ? d : INFINITY);
+                    }
+                    for (size_t v = 0; v < ref.tan.size(); ++v) {
+                        double d = std::fabs(double(ref.tan[v]) - double(g.tan[v]));
+                        worst_dir[mi] = std::max(worst_dir[mi], std::isfinite(g.tan[v]) ? d : INFINITY);
+                    }
                     compared += pr.streams.vertex_count;
                 }
             }
         }
-        bool ok = worst[0] <= tol && worst[1] <= tol && worst_n[0] <= ntol && worst_n[1] <= ntol;
+        double posed = 0;
+        for (int k = 0; k < 3; ++k) posed += double(hi[k] - lo[k]) * double(hi[k] - lo[k]);
+        double size = std::max(bind_size, std::sqrt(posed));
+        double tol = 1e-5 * size;
+        bool ok = worst[0] <= tol && worst[1] <= tol && worst_dir[0] <= dir_tol && worst_dir[1] <= dir_tol;
         all_ok = all_ok && ok;
         std::string name = rest ? "(rest pose)" : quoted(m.skins[0].clips[c].name);
-        std::printf("clip %u %s: t = 0, %g, %g, %g, %g; worst position error lbs %.3g, dqs %.3g; worst normal "
-                    "error lbs %.3g, dqs %.3g; %zu vertices compared: %s\n",
-                    c, name.c_str(), double(times[1]), double(times[2]), double(times[3]), double(times[4]), worst[0],
-                    worst[1], worst_n[0], worst_n[1], compared, ok ? "ok" : "OVER TOLERANCE");
+        std::printf("clip %u %s: t = 0, %g, %g, %g, %g s; %zu vertices compared; worst position error lbs %.3g, "
+                    "dqs %.3g (tolerance %.3g = 1e-5 x size %.4g); worst normal/tangent error lbs %.3g, dqs %.3g "
+                    "(tolerance %.3g): %s\n",
+                    c, name.c_str(), double(times[1]), double(times[2]), double(times[3]), double(times[4]), compared,
+                    worst[0], worst[1], tol, size, worst_dir[0], worst_dir[1], dir_tol, ok ? "ok" : "OVER TOLERANCE");
     }
     std::printf("%s\n", all_ok ? "verify: ok" : "verify: FAILED");
     return all_ok ? 0 : 1;
