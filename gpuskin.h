@@ -228,7 +228,8 @@ typedef enum gpuskin_method {
 /* How a palette matrix's 3x3 A is split into a rotation R and a residual S = R^T A. */
 typedef enum gpuskin_split_method {
     GPUSKIN_SPLIT_GRAM_SCHMIDT = 0,  /* R from the first two columns; S upper triangular */
-    GPUSKIN_SPLIT_POLAR = 1          /* R = nearest rotation (polar factor); S symmetric (unless mirrored) */
+    GPUSKIN_SPLIT_POLAR = 1          /* R = nearest rotation (polar factor); S symmetric unless mirrored
+                                        or singular (then R comes from Gram-Schmidt) */
 } gpuskin_split_method;
 
 /* A joint is rigid (S taken as identity) when every |S - I| element is at most this. */
@@ -293,7 +294,8 @@ typedef struct gpuskin_vertex_streams {
     uint32_t influence_sets;      /* 0 or 1: 4 influences; 2: 8 influences */
     gpuskin_joint_type joint_type;
     gpuskin_stream joints[2];     /* 4 indices per vertex per set */
-    gpuskin_stream weights[2];    /* float[4] per vertex per set; >= 0, finite; renormalised */
+    gpuskin_stream weights[2];    /* float[4] per vertex and set; >= 0, finite; renormalised;
+                                     a denormal weight (below FLT_MIN) counts as 0 */
 } gpuskin_vertex_streams;
 
 /* Checks every vertex: finite positions/normals/tangents, weights, joint range.
@@ -955,7 +957,7 @@ GPUSKIN_API gpuskin_result gpuskin_skeleton_init(gpuskin_skeleton *sk, const gpu
         if (desc->parents[j] < -1 || desc->parents[j] >= (int32_t)n) return GPUSKIN_ERROR_PARENT_OUT_OF_RANGE;
     for (j = 0; j < n; ++j) {
         if (desc->inverse_bind && !gpuskin_mat4_is_finite(&desc->inverse_bind[j])) return GPUSKIN_ERROR_NON_FINITE;
-        if (desc->root_parent_globals && !gpuskin_mat4_is_finite(&desc->root_parent_globals[j]))
+        if (desc->root_parent_globals && desc->parents[j] < 0 && !gpuskin_mat4_is_finite(&desc->root_parent_globals[j]))
             return GPUSKIN_ERROR_NON_FINITE;
         if (desc->rest_pose && !gpuskin__trs_finite(&desc->rest_pose[j])) return GPUSKIN_ERROR_NON_FINITE;
     }
@@ -1215,6 +1217,10 @@ static void gpuskin__write_floats(const gpuskin_out_stream *s, size_t i, size_t 
 
 static uint32_t gpuskin__sets(const gpuskin_vertex_streams *s) { return s->influence_sets ? s->influence_sets : 1u; }
 
+/* A denormal weight counts as zero, as on GPUs that flush denormals (Vulkan allows
+   it), so oracle and shader agree, and 1/sum below can never overflow. */
+#define GPUSKIN__MIN_WEIGHT 1.17549435e-38f /* FLT_MIN */
+
 /* Influences of vertex v, flattened: set 0's four, then set 1's. */
 static void gpuskin__read_influences(const gpuskin_vertex_streams *s, size_t v, uint32_t *joints, float *weights)
 {
@@ -1233,6 +1239,7 @@ static void gpuskin__read_influences(const gpuskin_vertex_streams *s, size_t v, 
             } else {
                 memcpy(&joints[4 * set + k], jp + 4 * k, 4);
             }
+            if (fabsf(weights[4 * set + k]) < GPUSKIN__MIN_WEIGHT) weights[4 * set + k] = 0.0f;
         }
     }
 }
