@@ -23,3 +23,15 @@ $(BUILD)/test_gpu_clangxx.o: tests/test_gpu.c $(GPU_HDRS) | $(BUILD)
 
 TESTS += "$(BUILD)/test_gpu" "$(BUILD)/test_gpu_cpp compute"
 TEST_DEPS += $(BUILD)/test_gpu $(BUILD)/test_gpu_cpp $(BUILD)/test_gpu_clang.o $(BUILD)/test_gpu_clangxx.o
+
+# gpuskin alone, as C and as C++: the library must reference no global vk*
+# symbol (every Vulkan call goes through the host's function pointers).
+$(BUILD)/gpuskin_vk.o: gpuskin.h gpuskin_vulkan.inc gpuskin_shaders.h | $(BUILD)
+	$(CC) $(CFLAGS) -std=c99 $(WARN) -I. -x c -DGPUSKIN_IMPLEMENTATION -DGPUSKIN_VULKAN_INC_AVAILABLE -c $< -o $@
+
+$(BUILD)/gpuskin_vk_cpp.o: gpuskin.h gpuskin_vulkan.inc gpuskin_shaders.h | $(BUILD)
+	$(CXX) $(CXXFLAGS) -std=c++17 $(WARN) -I. -x c++ -DGPUSKIN_IMPLEMENTATION -DGPUSKIN_VULKAN_INC_AVAILABLE -c $< -o $@
+
+GPU_NO_GLOBAL_VK = nm $(1) | grep -q ' T gpuskin_cmd_skin' && ! nm -u $(1) | grep -E ' vk[A-Z]'
+TESTS += "$(call GPU_NO_GLOBAL_VK,$(BUILD)/gpuskin_vk.o)" "$(call GPU_NO_GLOBAL_VK,$(BUILD)/gpuskin_vk_cpp.o)"
+TEST_DEPS += $(BUILD)/gpuskin_vk.o $(BUILD)/gpuskin_vk_cpp.o
