@@ -748,11 +748,13 @@ RIG_FN void rig_project(const gpuskin_mat4 *vp, float x, float y, float z, float
 
 /* A camera looking at the centre of `count` points (xyz each) from direction `dir`
    (from the target towards the eye), moved along it until every point, grown to
-   a cube of half-size `pad`, lies inside +-margin of the normalised screen, and
+   a cube of half-size pads[i] (pads NULL: `pad` for all), lies inside +-margin of
+   the normalised screen, and
    the picture shifted (an off-centre projection) so that what it covers sits in
    the middle of the frame. Returns view_proj; *out_eye (optional) gets the eye. */
-RIG_FN gpuskin_mat4 rig_frame_points(const float *points, size_t count, float pad, gpuskin_vec3 dir,
-                                     float fovy_radians, float aspect, float margin, gpuskin_vec3 *out_eye)
+RIG_FN gpuskin_mat4 rig_frame_points(const float *points, const float *pads, size_t count, float pad,
+                                     gpuskin_vec3 dir, float fovy_radians, float aspect, float margin,
+                                     gpuskin_vec3 *out_eye)
 {
     gpuskin_vec3 target, eye;
     float lo[3] = {0, 0, 0}, hi[3] = {0, 0, 0}, len, diag, ox = 0.0f, oy = 0.0f;
@@ -761,9 +763,9 @@ RIG_FN gpuskin_mat4 rig_frame_points(const float *points, size_t count, float pa
     gpuskin_mat4 vp = gpuskin_mat4_identity(), shift = gpuskin_mat4_identity();
     for (i = 0; i < count; ++i)
         for (k = 0; k < 3; ++k) {
-            float v = points[i * 3 + k];
-            if (i == 0 || v - pad < lo[k]) lo[k] = v - pad;
-            if (i == 0 || v + pad > hi[k]) hi[k] = v + pad;
+            float v = points[i * 3 + k], r = pads ? pads[i] : pad;
+            if (i == 0 || v - r < lo[k]) lo[k] = v - r;
+            if (i == 0 || v + r > hi[k]) hi[k] = v + r;
         }
     target.x = 0.5f * (lo[0] + hi[0]);
     target.y = 0.5f * (lo[1] + hi[1]);
@@ -789,10 +791,9 @@ RIG_FN gpuskin_mat4 rig_frame_points(const float *points, size_t count, float pa
             vp = gpuskin_mat4_mul(&shift, &view_proj);
             for (i = 0; i < count && (it == 40 || worst <= margin); ++i)
                 for (c = 0; c < 8; ++c) {
-                    float nx, ny;
-                    rig_project(&vp, points[i * 3 + 0] + ((c & 1) ? pad : -pad),
-                                points[i * 3 + 1] + ((c & 2) ? pad : -pad),
-                                points[i * 3 + 2] + ((c & 4) ? pad : -pad), &nx, &ny);
+                    float nx, ny, r = pads ? pads[i] : pad;
+                    rig_project(&vp, points[i * 3 + 0] + ((c & 1) ? r : -r), points[i * 3 + 1] + ((c & 2) ? r : -r),
+                                points[i * 3 + 2] + ((c & 4) ? r : -r), &nx, &ny);
                     if (fabsf(nx) > worst) worst = fabsf(nx);
                     if (fabsf(ny) > worst) worst = fabsf(ny);
                     if (nx < x0) x0 = nx;

@@ -8,6 +8,7 @@
 
        build/crowd [--instances N] [--out PATH.png] [--size WxH] [--time SECONDS]
                    [--validate]
+       build/crowd_gltf ... [--model PATH.gltf|PATH.glb]
 
    --instances N   characters (default 64)
    --out PATH      PNG to write (default build/crowd.png)
@@ -16,9 +17,15 @@
    --time S        the moment of the animation shown (default 0.37)
    --validate      Khronos validation + synchronization validation; any message
                    makes the run fail (for `make test`)
+   --model PATH    (build/crowd_gltf only) a glTF 2.0 file instead of the
+                   procedural figure: its first skin, the first triangle
+                   primitive skinned by it, and its animations as the clips
 
-   The model is procedural (examples/common/rig.h): 16 joints, ~2600 vertices,
-   no files needed. GPUSKIN_DEVICE=<part of a device name> picks the GPU. */
+   By default the model is procedural (examples/common/rig.h): 16 joints, ~2600
+   vertices, no files needed, and build/crowd is plain C with no glTF loader.
+   build/crowd_gltf is the same source built with CROWD_GLTF and linked with
+   tools/gltf_model (C++, tinygltf). GPUSKIN_DEVICE=<part of a device name>
+   picks the GPU. */
 #define _POSIX_C_SOURCE 200112L
 #include <volk.h>
 
@@ -30,6 +37,9 @@
 #define VK_SETUP_IMPLEMENTATION
 #include "examples/common/vk_setup.h"
 #include "examples/common/rig.h"
+#ifdef CROWD_GLTF
+#include "tools/gltf_model.h"
+#endif
 #define STB_IMAGE_WRITE_IMPLEMENTATION
 #include <stb/stb_image_write.h>
 
@@ -74,11 +84,16 @@ typedef struct options {
     uint32_t width, height;
     float time;
     int validate;
+    const char *model;
 } options;
 
 static void usage(void)
 {
-    fprintf(stderr, "usage: crowd [--instances N] [--out PATH.png] [--size WxH] [--time SECONDS] [--validate]\n");
+    fprintf(stderr, "usage: crowd [--instances N] [--out PATH.png] [--size WxH] [--time SECONDS] [--validate]"
+#ifdef CROWD_GLTF
+                    " [--model PATH.glb]"
+#endif
+                    "\n");
 }
 
 static int parse_args(int argc, char **argv, options *o)
@@ -90,6 +105,7 @@ static int parse_args(int argc, char **argv, options *o)
     o->height = 720;
     o->time = 0.37f;
     o->validate = 0;
+    o->model = NULL;
     for (i = 1; i < argc; ++i) {
         const char *a = argv[i];
         int has_value = i + 1 < argc;
@@ -118,6 +134,13 @@ static int parse_args(int argc, char **argv, options *o)
             }
         } else if (!strcmp(a, "--validate")) {
             o->validate = 1;
+        } else if (!strcmp(a, "--model") && has_value) {
+            o->model = argv[++i];
+#ifndef CROWD_GLTF
+            fprintf(stderr, "crowd: this build has no glTF loader; --model needs build/crowd_gltf "
+                            "(make build/crowd_gltf)\n");
+            return 1;
+#endif
         } else {
             usage();
             return 1;
@@ -126,6 +149,168 @@ static int parse_args(int argc, char **argv, options *o)
     return 0;
 }
 
+/* ---- the model: the procedural figure or a glTF file ------------------------- */
+
+#define MAX_CLIPS 8
+
+typedef struct crowd_model {
+    const char *name;
+    gpuskin_vertex_streams streams;
+    uint32_t joint_count;
+    const uint32_t *indices;
+    uint32_t index_count;
+    const gpuskin_skeleton_desc *skeleton_desc;
+    uint32_t clip_count; /* 0: everyone stands in the rest pose */
+    const gpuskin_clip *clips[MAX_CLIPS];
+    const char *clip_names[MAX_CLIPS];
+    float spacing_x, spacing_z; /* the grid, in the model's units */
+} crowd_model;
+
+/* For framing: how far the mesh reaches around each joint. Every vertex counts for
+   its heaviest influence: its distance, in the rest pose, from that joint. */
+static gpuskin_result joint_reach(const crowd_model *m, const gpuskin_skeleton *sk, float *reach)
+{
+    const gpuskin_vertex_streams *s = &m->streams;
+    gpuskin_mat4 *globals = (gpuskin_mat4 *)malloc(sizeof(gpuskin_mat4) * m->joint_count * 2), *pal;
+    uint32_t sets = s->influence_sets == 2 ? 2u : 1u, set, k, j;
+    size_t v;
+    gpuskin_result r;
+    if (!globals) return GPUSKIN_ERROR_OUT_OF_MEMORY;
+    pal = globals + m->joint_count;
+    r = gpuskin_skeleton_globals(sk, NULL, globals);
+    if (r == GPUSKIN_SUCCESS) r = gpuskin_skeleton_palette(sk, NULL, globals, pal);
+    for (j = 0; j < m->joint_count; ++j) reach[j] = 0.0f;
+    for (v = 0; v < s->vertex_count && r == GPUSKIN_SUCCESS; ++v) {
+        const float *p =
+            (const float *)((const char *)s->positions.data + v * (s->positions.stride ? s->positions.stride : 12));
+        uint32_t best_joint = 0;
+        float best = -1.0f, d[3];
+        gpuskin_vec3 q, bp;
+        for (set = 0; set < sets; ++set) {
+            size_t jsize = s->joint_type == GPUSKIN_JOINT_U8 ? 4 : s->joint_type == GPUSKIN_JOINT_U16 ? 8 : 16;
+            const char *jp =
+                (const char *)s->joints[set].data + v * (s->joints[set].stride ? s->joints[set].stride : jsize);
+            const float *wp = (const float *)((const char *)s->weights[set].data +
+                                              v * (s->weights[set].stride ? s->weights[set].stride : 16));
+            for (k = 0; k < 4; ++k) {
+                uint32_t jj = s->joint_type == GPUSKIN_JOINT_U8 ? ((const uint8_t *)jp)[k]
+                              : s->joint_type == GPUSKIN_JOINT_U16 ? ((const uint16_t *)jp)[k]
+                                                                    : ((const uint32_t *)jp)[k];
+                if (wp[k] > best && jj < m->joint_count) {
+                    best = wp[k];
+                    best_joint = jj;
+                }
+            }
+        }
+        if (best <= 0.0f) continue;
+        bp.x = p[0]; bp.y = p[1]; bp.z = p[2];
+        q = gpuskin_mat4_transform_point(&pal[best_joint], bp);
+        d[0] = q.x - globals[best_joint].m[12];
+        d[1] = q.y - globals[best_joint].m[13];
+        d[2] = q.z - globals[best_joint].m[14];
+        d[0] = sqrtf(d[0] * d[0] + d[1] * d[1] + d[2] * d[2]);
+        if (d[0] > reach[best_joint]) reach[best_joint] = d[0];
+    }
+    free(globals);
+    return r;
+}
+
+static void model_from_rig(crowd_model *cm, const rig_model *m)
+{
+    uint32_t c;
+    memset(cm, 0, sizeof *cm);
+    cm->name = "procedural figure (examples/common/rig.h)";
+    cm->streams = m->streams;
+    cm->joint_count = m->joint_count;
+    cm->indices = m->indices;
+    cm->index_count = m->index_count;
+    cm->skeleton_desc = &m->skeleton_desc;
+    for (c = 0; c < m->clip_count && c < MAX_CLIPS; ++c) {
+        cm->clips[c] = &m->clips[c];
+        cm->clip_names[c] = m->clip_names[c];
+    }
+    cm->clip_count = c;
+    cm->spacing_x = 1.05f;
+    cm->spacing_z = 1.25f;
+}
+
+#ifdef CROWD_GLTF
+/* The file's first skin, the first skinned node using it, and that node's first
+   triangle primitive (indexed, or given 0..n-1). Spacing and framing from the
+   extent of the rest pose's joints, so any unit or scale works. */
+static int model_from_gltf(crowd_model *cm, const gltf_model *g, uint32_t **own_indices)
+{
+    const gltf_model_skin *skin;
+    const gltf_model_primitive *prim = NULL;
+    gpuskin_skeleton sk;
+    gpuskin_mat4 *globals;
+    float lo[3] = {0, 0, 0}, hi[3] = {0, 0, 0}, w, h;
+    uint32_t n, p, c, j;
+    int k;
+    memset(cm, 0, sizeof *cm);
+    *own_indices = NULL;
+    if (g->skin_count == 0) {
+        fprintf(stderr, "crowd: the model has no skin\n");
+        return 1;
+    }
+    skin = &g->skins[0];
+    for (n = 0; n < g->skinned_node_count && !prim; ++n) {
+        if (g->skinned_nodes[n].skin != 0) continue;
+        for (p = 0; p < g->skinned_nodes[n].primitive_count && !prim; ++p)
+            if (g->skinned_nodes[n].primitives[p].mode == 4) prim = &g->skinned_nodes[n].primitives[p];
+    }
+    if (!prim) {
+        fprintf(stderr, "crowd: no triangle primitive is skinned by the model's first skin\n");
+        return 1;
+    }
+    cm->name = skin->name && *skin->name ? skin->name : "glTF skin 0";
+    cm->streams = prim->streams;
+    cm->joint_count = skin->joint_count;
+    if (prim->indices) {
+        cm->indices = prim->indices;
+        cm->index_count = prim->index_count;
+    } else {
+        size_t v, count = prim->streams.vertex_count / 3 * 3;
+        *own_indices = (uint32_t *)malloc(sizeof(uint32_t) * (count ? count : 1));
+        if (!*own_indices) return 1;
+        for (v = 0; v < count; ++v) (*own_indices)[v] = (uint32_t)v;
+        cm->indices = *own_indices;
+        cm->index_count = (uint32_t)count;
+    }
+    cm->skeleton_desc = &skin->desc;
+    for (c = 0; c < skin->clip_count && c < MAX_CLIPS; ++c) {
+        cm->clips[c] = &skin->clips[c].clip;
+        cm->clip_names[c] = skin->clips[c].name && *skin->clips[c].name ? skin->clips[c].name : "(unnamed)";
+    }
+    cm->clip_count = c;
+    /* the rest pose's joint extent */
+    if (gpuskin_skeleton_init(&sk, &skin->desc) != GPUSKIN_SUCCESS) {
+        fprintf(stderr, "crowd: the model's skeleton is invalid\n");
+        return 1;
+    }
+    globals = (gpuskin_mat4 *)malloc(sizeof(gpuskin_mat4) * skin->joint_count);
+    if (!globals || gpuskin_skeleton_globals(&sk, NULL, globals) != GPUSKIN_SUCCESS) {
+        free(globals);
+        gpuskin_skeleton_free(&sk);
+        return 1;
+    }
+    for (j = 0; j < skin->joint_count; ++j)
+        for (k = 0; k < 3; ++k) {
+            float v = globals[j].m[12 + k];
+            if (j == 0 || v < lo[k]) lo[k] = v;
+            if (j == 0 || v > hi[k]) hi[k] = v;
+        }
+    free(globals);
+    gpuskin_skeleton_free(&sk);
+    h = hi[1] - lo[1];
+    w = hi[0] - lo[0] > hi[2] - lo[2] ? hi[0] - lo[0] : hi[2] - lo[2];
+    if (h < 1e-3f) h = w > 1e-3f ? w : 1.0f;
+    cm->spacing_x = 1.4f * w > 0.55f * h ? 1.4f * w : 0.55f * h;
+    cm->spacing_z = 1.2f * cm->spacing_x;
+    return 0;
+}
+#endif
+
 /* ---- the scene: who stands where, doing what --------------------------------- */
 
 typedef struct scene {
@@ -133,7 +318,8 @@ typedef struct scene {
     gpuskin_mat4 *palettes; /* count * joint_count */
     uint8_t *methods;       /* count */
     float *joints;          /* count * joint_count posed joint positions (xyz), to frame */
-    uint32_t per_clip[RIG_MAX_CLIPS], dqs;
+    float *reach;           /* count * joint_count: how far the mesh reaches around each */
+    uint32_t per_clip[MAX_CLIPS], dqs;
 } scene;
 
 static float fract(float x) { return x - floorf(x); }
@@ -141,10 +327,10 @@ static float fract(float x) { return x - floorf(x); }
 /* Poses every instance: clip i % 3 (so with LBS/DQS alternating, all six pairs
    occur), a golden-ratio spread of start times, a grid place with a little
    jitter and a heading within +-25 degrees of the camera. */
-static gpuskin_result scene_build(scene *s, const rig_model *m, const gpuskin_skeleton *sk, uint32_t n, float t)
+static gpuskin_result scene_build(scene *s, const crowd_model *m, const gpuskin_skeleton *sk, uint32_t n, float t)
 {
     uint32_t cols = (uint32_t)ceil(sqrt((double)n)), rows, i, j, k;
-    const float dx = 1.05f, dz = 1.25f;
+    const float dx = m->spacing_x, dz = m->spacing_z;
     gpuskin_trs *pose;
     gpuskin_mat4 *globals;
     gpuskin_result r = GPUSKIN_SUCCESS;
@@ -156,37 +342,44 @@ static gpuskin_result scene_build(scene *s, const rig_model *m, const gpuskin_sk
     s->palettes = (gpuskin_mat4 *)malloc(sizeof(gpuskin_mat4) * n * m->joint_count);
     s->methods = (uint8_t *)malloc(n);
     s->joints = (float *)malloc(sizeof(float) * 3 * n * m->joint_count);
+    s->reach = (float *)malloc(sizeof(float) * n * m->joint_count);
     pose = (gpuskin_trs *)malloc(sizeof(gpuskin_trs) * m->joint_count);
     globals = (gpuskin_mat4 *)malloc(sizeof(gpuskin_mat4) * m->joint_count);
-    if (!s->palettes || !s->methods || !s->joints || !pose || !globals) {
+    if (!s->palettes || !s->methods || !s->joints || !s->reach || !pose || !globals) {
         free(pose);
         free(globals);
         return GPUSKIN_ERROR_OUT_OF_MEMORY;
     }
+    r = joint_reach(m, sk, s->reach);
+    for (i = 1; i < n && r == GPUSKIN_SUCCESS; ++i)
+        memcpy(s->reach + (size_t)i * m->joint_count, s->reach, sizeof(float) * m->joint_count);
     for (i = 0; i < n && r == GPUSKIN_SUCCESS; ++i) {
         /* row 0 in front; a partial last row stands centred at the back */
-        uint32_t clip = i % m->clip_count, row = i / cols, in_row = row + 1 < rows ? cols : n - row * cols;
+        uint32_t clip = m->clip_count ? i % m->clip_count : 0, row = i / cols;
+        uint32_t in_row = row + 1 < rows ? cols : n - row * cols;
         float col = (float)(i % cols) + 0.5f * (float)(cols - in_row);
         float start, end, yaw;
         gpuskin_trs place = gpuskin_trs_identity();
         gpuskin_vec3 up;
         gpuskin_mat4 model;
-        gpuskin_clip_range(&m->clips[clip], &start, &end);
-        r = gpuskin_clip_sample(&m->clips[clip], sk,
-                                gpuskin_clip_loop_time(&m->clips[clip], t + fract((float)i * 0.7548777f) * (end - start)),
-                                pose);
-        if (r != GPUSKIN_SUCCESS) break;
-        r = gpuskin_skeleton_globals(sk, pose, globals);
+        if (m->clip_count) {
+            const gpuskin_clip *c = m->clips[clip];
+            gpuskin_clip_range(c, &start, &end);
+            r = gpuskin_clip_sample(c, sk, gpuskin_clip_loop_time(c, t + fract((float)i * 0.7548777f) * (end - start)),
+                                    pose);
+            if (r != GPUSKIN_SUCCESS) break;
+        }
+        r = gpuskin_skeleton_globals(sk, m->clip_count ? pose : NULL, globals);
         if (r != GPUSKIN_SUCCESS) break;
         up.x = 0.0f; up.y = 1.0f; up.z = 0.0f;
         yaw = (fract((float)i * 0.3819660f + 0.2f) - 0.5f) * 0.9f;
         place.rotation = gpuskin_quat_axis_angle(up, yaw);
-        place.translation.x = (col - 0.5f * (float)(cols - 1)) * dx + (fract((float)i * 0.618034f) - 0.5f) * 0.2f;
-        place.translation.z = (0.5f * (float)(rows - 1) - (float)row) * dz + (fract((float)i * 0.414214f) - 0.5f) * 0.2f;
+        place.translation.x = (col - 0.5f * (float)(cols - 1) + (fract((float)i * 0.618034f) - 0.5f) * 0.2f) * dx;
+        place.translation.z = (0.5f * (float)(rows - 1) - (float)row + (fract((float)i * 0.414214f) - 0.5f) * 0.2f) * dz;
         model = gpuskin_mat4_from_trs(&place);
         r = gpuskin_skeleton_palette(sk, &model, globals, s->palettes + (size_t)i * m->joint_count);
         s->methods[i] = (uint8_t)(i % 2 ? GPUSKIN_METHOD_DQS : GPUSKIN_METHOD_LBS);
-        s->per_clip[clip]++;
+        if (m->clip_count) s->per_clip[clip]++;
         s->dqs += i % 2;
         /* where the placed skeleton's joints are, for the camera */
         for (j = 0; j < m->joint_count; ++j) {
@@ -205,6 +398,7 @@ static void scene_free(scene *s)
     free(s->palettes);
     free(s->methods);
     free(s->joints);
+    free(s->reach);
     memset(s, 0, sizeof *s);
 }
 
@@ -255,7 +449,12 @@ static void end_rendering(VkCommandBuffer cmd)
 
 int main(int argc, char **argv)
 {
-    static rig_model model; /* large (key storage): not on the stack */
+    static rig_model rig; /* large (key storage): not on the stack */
+    crowd_model model;
+#ifdef CROWD_GLTF
+    gltf_model *gltf = NULL;
+    uint32_t *gltf_indices = NULL;
+#endif
     options o;
     vks_context vk;
     vks_options vo;
@@ -279,11 +478,28 @@ int main(int argc, char **argv)
     rw = o.width * SUPERSAMPLE;
     rh = o.height * SUPERSAMPLE;
 
-    if (rig_humanoid(&model) != 0) {
-        fprintf(stderr, "crowd: out of memory building the model\n");
-        return 1;
+    memset(&rig, 0, sizeof rig);
+    if (o.model) {
+#ifdef CROWD_GLTF
+        char err[512];
+        if (gltf_model_load(o.model, &gltf, err, sizeof err) != 0) {
+            fprintf(stderr, "crowd: %s: %s\n", o.model, err);
+            return 1;
+        }
+        if (model_from_gltf(&model, gltf, &gltf_indices) != 0) {
+            gltf_model_free(gltf);
+            free(gltf_indices);
+            return 1;
+        }
+#endif
+    } else {
+        if (rig_humanoid(&rig) != 0) {
+            fprintf(stderr, "crowd: out of memory building the model\n");
+            return 1;
+        }
+        model_from_rig(&model, &rig);
     }
-    GSCHECK(gpuskin_skeleton_init(&skel, &model.skeleton_desc));
+    GSCHECK(gpuskin_skeleton_init(&skel, model.skeleton_desc));
     have_skel = 1;
 
     memset(&vo, 0, sizeof vo);
@@ -357,10 +573,10 @@ int main(int argc, char **argv)
             up.methods = sc.methods;
             up.split = GPUSKIN_SPLIT_POLAR;
             GSCHECK(gpuskin_crowd_upload(crowd, &up));
-            /* from the front, raised; every joint (grown by the body's girth) within
-               92% of the frame */
+            /* from the front, raised; every joint, grown by how far the mesh reaches
+               around it, within 92% of the frame */
             dir.x = 0.0f; dir.y = 0.6f; dir.z = 1.0f;
-            vp = rig_frame_points(sc.joints, (size_t)sc.count * sc.joint_count, 0.15f, dir, 0.6f,
+            vp = rig_frame_points(sc.joints, sc.reach, (size_t)sc.count * sc.joint_count, 0.0f, dir, 0.6f,
                                   (float)o.width / (float)o.height, 0.92f, &eye);
             t_cpu = now_ms() - f0;
 
@@ -445,10 +661,14 @@ int main(int argc, char **argv)
         goto done;
     }
 
-    printf("instances: %u (%u LBS, %u DQS; clips walk %u, wave %u, twist %u), %u joints, %zu vertices, "
-           "%u triangles each, one instanced draw\n",
-           sc.count, sc.count - sc.dqs, sc.dqs, sc.per_clip[0], sc.per_clip[1], sc.per_clip[2], model.joint_count,
-           model.vertex_count, model.index_count / 3);
+    printf("model: %s: %u joints, %zu vertices, %u triangles\n", model.name, model.joint_count,
+           model.streams.vertex_count, model.index_count / 3);
+    printf("instances: %u (%u LBS, %u DQS) in one instanced draw; clips:", sc.count, sc.count - sc.dqs, sc.dqs);
+    {
+        uint32_t c;
+        for (c = 0; c < model.clip_count; ++c) printf("%s %s %u", c ? "," : "", model.clip_names[c], sc.per_clip[c]);
+        printf("%s\n", model.clip_count ? "" : " none (rest pose)");
+    }
     printf("time: setup %.1f ms; first frame %.1f ms; frame %.1f ms (CPU poses + palettes + upload %.2f ms, "
            "record + GPU %.1f ms) at %ux%u\n",
            t_setup, t_frame0, t_frame, t_cpu, t_frame - t_cpu, rw, rh);
@@ -471,7 +691,11 @@ done:
     }
     if (have_skel) gpuskin_skeleton_free(&skel);
     scene_free(&sc);
-    rig_free(&model);
+    rig_free(&rig);
+#ifdef CROWD_GLTF
+    if (gltf) gltf_model_free(gltf);
+    free(gltf_indices);
+#endif
     free(rgba);
     free(rgb);
     if (ok) printf("wrote %s (%ux%u), total %.1f ms\n", o.out, o.width, o.height, now_ms() - t0);

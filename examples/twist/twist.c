@@ -363,7 +363,7 @@ int main(int argc, char **argv)
             frame_points[i * 3 + 2] = 0.0f;
         }
         dir.x = 0.3f; dir.y = 0.35f; dir.z = 1.0f;
-        vp = rig_frame_points(frame_points, 4, RADIUS, dir, 0.6f, (float)width / (float)height, 0.85f, NULL);
+        vp = rig_frame_points(frame_points, NULL, 4, RADIUS, dir, 0.6f, (float)width / (float)height, 0.85f, NULL);
         memset(&dd, 0, sizeof dd);
         dd.instance_count = 2;
         dd.view_proj = vp.m;
