@@ -16,7 +16,8 @@
                    box-filtered down, so edges are anti-aliased
    --time S        the moment of the animation shown (default 0.37)
    --validate      Khronos validation + synchronization validation; any message
-                   makes the run fail (for `make test`)
+                   makes the run fail (for `make test`; GPUSKIN_NO_VALIDATION=1
+                   turns it off on a machine without the layer, as TESTING.md says)
    --model PATH    (build/crowd_gltf only) a glTF 2.0 file instead of the
                    procedural figure: its first skin, the first triangle
                    primitive skinned by it, and its animations as the clips
@@ -503,6 +504,11 @@ int main(int argc, char **argv)
     have_skel = 1;
 
     memset(&vo, 0, sizeof vo);
+    if (o.validate && getenv("GPUSKIN_NO_VALIDATION")) {
+        /* as the GPU tests do (TESTING.md): only for a machine without the layer */
+        printf("VALIDATION OFF (GPUSKIN_NO_VALIDATION)\n");
+        o.validate = 0;
+    }
     vo.validation = o.validate;
     vo.app_name = "gpuskin crowd";
     VKCHECK(vks_create(&vk, &vo));
