@@ -24,7 +24,8 @@
 // - weights are renormalised here (not at upload), so a file whose weights sum to
 //   0.9 keeps its bytes and still does not shrink;
 // - an influence of weight 0 is skipped, never read (its joint index is 0 in the
-//   GPU copy, but the C oracle never reads it at all);
+//   GPU copy, but the C oracle never reads it at all); a denormal weight counts
+//   as 0, as on a GPU that flushes denormals (Vulkan allows either);
 // - 1/sqrt(x), not inversesqrt(x): inversesqrt is allowed 2 ulp and drivers use a
 //   hardware approximation, which would be a difference the oracle cannot mirror;
 // - the normal matrix is cofactor(A)/det(A), spelled out, not inverse(): GLSL's
@@ -79,6 +80,7 @@ const uint gpuskin_METHOD_ID_MASK = 0xFu;
 const uint gpuskin_METHOD_RESIDUAL_BIT = 0x10u;
 const uint gpuskin_STREAM_NORMALS = 1u;
 const uint gpuskin_STREAM_TANGENTS = 2u;
+const float gpuskin_MIN_WEIGHT = 1.17549435e-38;  // FLT_MIN
 
 // ---- Influences -----------------------------------------------------------
 // k = 4 * sets influences, in set order. Fixed-size arrays indexed by loops of
@@ -103,6 +105,8 @@ gpuskin_Influences gpuskin_fetch_influences(gpuskin_Frame f, uint vertex)
         inf.joint[s * 4u + 1u] = j.x >> 16u;
         inf.joint[s * 4u + 2u] = j.y & 0xFFFFu;
         inf.joint[s * 4u + 3u] = j.y >> 16u;
+        // A denormal weight counts as 0, whether or not this GPU flushes denormals.
+        w = mix(w, vec4(0.0), lessThan(abs(w), vec4(gpuskin_MIN_WEIGHT)));
         inf.weight[s * 4u + 0u] = w.x;
         inf.weight[s * 4u + 1u] = w.y;
         inf.weight[s * 4u + 2u] = w.z;

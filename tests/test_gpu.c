@@ -66,7 +66,8 @@ static gpuskin_context *ctx;
    alternating +-1), and a chain of joints at y = 0.5, 1.5, ... Each ring is
    weighted between its two nearest joints with raw weights summing to about
    0.9 (the shader renormalises), every third vertex gets a small third
-   influence, and slot 2 holds a garbage joint (0xFFFF) behind a zero weight.
+   influence, and slot 2 holds a garbage joint (0xFFFF) behind a zero weight
+   (every fifth vertex: a denormal weight, which counts as zero).
    With sets == 2 every vertex also has small weights in a second set. */
 typedef struct tg_mesh {
     size_t vertex_count;
@@ -132,8 +133,8 @@ static tg_mesh tg_cylinder(uint32_t rings, uint32_t sides, uint32_t joint_count,
             m.weights[0][v * 4 + 0] = 0.9f * (1.0f - t);
             m.joints[0][v * 4 + 1] = (uint16_t)j1;
             m.weights[0][v * 4 + 1] = 0.9f * t;
-            m.joints[0][v * 4 + 2] = 0xFFFFu; /* never read: weight 0 */
-            m.weights[0][v * 4 + 2] = 0.0f;
+            m.joints[0][v * 4 + 2] = 0xFFFFu; /* never read: weight 0, or denormal (counts as 0) */
+            m.weights[0][v * 4 + 2] = (s % 5 == 0) ? 1e-40f : 0.0f;
             m.joints[0][v * 4 + 3] = (uint16_t)((j0 + 2) % joint_count);
             m.weights[0][v * 4 + 3] = (s % 3 == 0) ? 0.05f : 0.0f;
             if (sets == 2) {
