@@ -14,6 +14,10 @@
 // inputs, outputs or push constants: the host reaches everything through a
 // gpuskin_Frame reference (the header gpuskin writes at the start of every
 // crowd frame slot; see gpuskin_vulkan.inc for its C twin).
+// In a host's vertex shader (frame = the slot's gpuskin_Frame address, pushed):
+//     mat3x4 m = gpuskin_skin_transform(frame, uint(gl_InstanceIndex), uint(gl_VertexIndex));
+//     vec3 p = gpuskin_skin_point(m, gpuskin_bind_position(frame, uint(gl_VertexIndex)));
+//     vec3 n = gpuskin_skin_normal(m, gpuskin_bind_normal(frame, uint(gl_VertexIndex)));
 // Optional defines: GPUSKIN_GLSL_MAX_SETS (1 or 2, default 2) caps the
 // influence sets the code is compiled for; a mesh with more sets than that is
 // skinned with its first sets only, so leave it at 2 unless every mesh has one.
