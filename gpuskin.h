@@ -122,7 +122,8 @@ typedef enum gpuskin_result {
     GPUSKIN_ERROR_FRAME_SLOT,           /* frame slot >= frames in flight */
     GPUSKIN_ERROR_VULKAN,               /* a Vulkan call failed */
     GPUSKIN_ERROR_MISSING_FEATURE,      /* the device lacks (or did not enable) a feature */
-    GPUSKIN_ERROR_ALLOCATION_FAILED,    /* the host's buffer allocator failed */
+    GPUSKIN_ERROR_ALLOCATION_FAILED,    /* the buffer allocator (the host's or the built-in one) failed, or
+                                           returned no device address, or an UPLOAD/READBACK buffer unmapped */
     GPUSKIN_RESULT_COUNT_
 } gpuskin_result;
 
@@ -415,7 +416,9 @@ extern "C" {
 /* What a buffer is for; the allocator picks memory accordingly. */
 typedef enum gpuskin_memory_kind {
     GPUSKIN_MEMORY_STATIC = 0,    /* written once, read by the GPU (mesh); device-local, mapped if it can be */
-    GPUSKIN_MEMORY_UPLOAD = 1,    /* written by the CPU every frame; host-visible AND host-coherent, mapped */
+    GPUSKIN_MEMORY_UPLOAD = 1,    /* written by the CPU every frame; host-visible AND host-coherent, mapped.
+                                     The built-in allocator prefers device-local host-visible memory
+                                     (resizable BAR, unified memory): every vertex reads the palette. */
     GPUSKIN_MEMORY_GPU_ONLY = 2,  /* written and read by the GPU (compute output); device-local */
     GPUSKIN_MEMORY_READBACK = 3   /* written by the GPU, read by the CPU; host-visible, coherent, mapped */
 } gpuskin_memory_kind;
@@ -448,8 +451,10 @@ typedef struct gpuskin_context_desc {
     VkInstance instance;
     VkPhysicalDevice physical_device;
     VkDevice device;
-    /* Function pointers: give get_instance_proc_addr (gpuskin fetches the rest with
-       it), or a volk device table. gpuskin never calls a global vk* symbol. */
+    /* Function pointers: get_instance_proc_addr is required (physical-device
+       queries are instance-level); device functions come from get_device_proc_addr,
+       else from a volk device table, else are fetched with vkGetDeviceProcAddr.
+       gpuskin never calls a global vk* symbol. */
     PFN_vkGetInstanceProcAddr get_instance_proc_addr;
     PFN_vkGetDeviceProcAddr get_device_proc_addr;      /* optional; fetched if NULL */
 #ifdef VOLK_HEADER_VERSION
@@ -464,7 +469,13 @@ typedef struct gpuskin_context_desc {
        checks what the physical device supports and trusts the host enabled it. */
     const VkPhysicalDeviceVulkan12Features *enabled_features12;
     const VkPhysicalDeviceVulkan13Features *enabled_features13;
-    const char **out_missing_feature; /* optional: receives the missing feature's name */
+    /* Requirements: a Vulkan 1.2 device with bufferDeviceAddress enabled, else
+       GPUSKIN_ERROR_MISSING_FEATURE and *out_missing_feature = "Vulkan 1.2" or
+       "bufferDeviceAddress" (or the name of a function the loader did not give).
+       dynamicRendering is needed only by gpuskin_pipeline_create (a compute-only
+       host need not enable it); a 1.2 host using VK_KHR_dynamic_rendering reports
+       it in enabled_features13->dynamicRendering. Set to NULL on success. */
+    const char **out_missing_feature;
     void *alloc_user;                 /* for GPUSKIN_MALLOC/GPUSKIN_FREE */
 } gpuskin_context_desc;
 
@@ -479,9 +490,19 @@ typedef struct gpuskin_mesh_desc {
     size_t *out_error_index;         /* optional: the vertex/index an error is about */
 } gpuskin_mesh_desc;
 
-/* Uploads the static streams once. Buffers are GPUSKIN_MEMORY_STATIC; when the
-   allocator cannot map them a staging copy is kept and gpuskin_cmd_upload_mesh
-   must be recorded once before the mesh is used. */
+/* Uploads the static streams once, in gpuskin's GPU layout (structure of arrays,
+   one buffer): position 12 B, normal 12 B and tangent 16 B when given, then per
+   influence set 8 B of joints (four 16-bit indices; a zero-weight influence is
+   stored as joint 0) and 16 B of raw weights, so 48 B a vertex for positions,
+   normals and 4 influences; indices as uint16 when vertex_count <= 65536.
+   Errors: what gpuskin_streams_validate returns (*out_error_index = the vertex);
+   an index >= vertex_count is GPUSKIN_ERROR_INVALID_ARGUMENT (*out_error_index =
+   its position); index_count not a multiple of 3 is GPUSKIN_ERROR_INVALID_COUNT.
+   index_count 0 is allowed (compute only; gpuskin_cmd_draw then fails).
+   Buffers are GPUSKIN_MEMORY_STATIC; when the allocator cannot map them a staging
+   copy is kept (until gpuskin_mesh_destroy) and gpuskin_cmd_upload_mesh must be
+   recorded once before the mesh is used; it records the copy and the barrier that
+   makes it visible to index fetch, vertex and compute shaders. */
 GPUSKIN_API gpuskin_result gpuskin_mesh_create(gpuskin_context *ctx, const gpuskin_mesh_desc *desc, gpuskin_mesh **out);
 GPUSKIN_API void gpuskin_mesh_destroy(gpuskin_mesh *mesh);
 /* Returns 1 if the mesh still needs gpuskin_cmd_upload_mesh. */
@@ -509,14 +530,20 @@ typedef struct gpuskin_crowd_upload_desc {
 } gpuskin_crowd_upload_desc;
 
 /* Writes one frame slot. LBS instances write 48 bytes a joint, rigid DQS 32, DQS
-   with a non-rigid joint 80. The slot must not be in use by the GPU. */
+   with a non-rigid joint 80 (a slot reserves 128 B per instance-joint + 4 B per
+   instance). The slot must not be in use by the GPU. instance_count 0 is a no-op.
+   Methods are checked before anything is written (GPUSKIN_ERROR_INVALID_METHOD
+   leaves the slot as it was); a non-finite palette (GPUSKIN_ERROR_NON_FINITE) is
+   found while packing and leaves the slot partly written: upload it again before
+   using it. An instance never uploaded is drawn in its bind pose. */
 GPUSKIN_API gpuskin_result gpuskin_crowd_upload(gpuskin_crowd *crowd, const gpuskin_crowd_upload_desc *desc);
 
 /* Compute output: per instance, vertex_count records of
    position float[3] | normal float[3] (if GPUSKIN_OUTPUT_NORMALS) | tangent float[4]
    (if GPUSKIN_OUTPUT_TANGENTS); instance i starts at i * vertex_count * stride.
-   Bindable as a vertex buffer (R32G32B32_SFLOAT at 0, 12, R32G32B32A32_SFLOAT at
-   24) and usable as ray-tracing geometry (stride = gpuskin_output_stride()). */
+   Bindable as a vertex buffer (position R32G32B32_SFLOAT at 0; normal
+   R32G32B32_SFLOAT at 12; tangent R32G32B32A32_SFLOAT at 24, or at 12 without
+   normals) and usable as ray-tracing geometry (stride = gpuskin_output_stride()). */
 #define GPUSKIN_OUTPUT_NORMALS 0x1u
 #define GPUSKIN_OUTPUT_TANGENTS 0x2u
 GPUSKIN_API uint32_t gpuskin_output_stride(uint32_t output_flags);
@@ -535,7 +562,14 @@ typedef struct gpuskin_skin_dispatch_desc {
    before: make earlier reads of `output` finish (e.g. VERTEX_ATTRIBUTE_INPUT ->
    COMPUTE_SHADER write); after: COMPUTE_SHADER/SHADER_WRITE -> the consumer
    (VERTEX_INPUT/VERTEX_ATTRIBUTE_READ, or acceleration-structure build read).
-   Host writes from gpuskin_crowd_upload are visible through the queue submit. */
+   Host writes from gpuskin_crowd_upload are visible through the queue submit.
+   Errors: GPUSKIN_ERROR_FRAME_SLOT; GPUSKIN_ERROR_CAPACITY when first_instance +
+   instance_count > capacity; GPUSKIN_ERROR_NULL_ARGUMENT for output 0;
+   GPUSKIN_ERROR_INVALID_ARGUMENT when output_size is too small, output is not
+   4-byte aligned, output_flags has an unknown bit or asks for normals/tangents the
+   mesh does not have. instance_count 0 records nothing.
+   gpuskin's shaders reach memory only through buffer device addresses, which
+   synchronization validation cannot see: it does not check these barriers. */
 GPUSKIN_API gpuskin_result gpuskin_cmd_skin(gpuskin_crowd *crowd, VkCommandBuffer cmd,
                                             const gpuskin_skin_dispatch_desc *desc);
 
@@ -548,7 +582,10 @@ typedef struct gpuskin_pipeline_desc {
 } gpuskin_pipeline_desc;
 
 /* A graphics pipeline for dynamic rendering (Vulkan 1.3 / VK_KHR_dynamic_rendering),
-   built from the embedded SPIR-V. Viewport and scissor are dynamic. */
+   built from the embedded SPIR-V. Viewport and scissor are dynamic.
+   Depth test LESS with depth writes when depth_format is set (clear to 1.0); a
+   combined depth-stencil format is also declared as the stencil attachment format.
+   GPUSKIN_ERROR_MISSING_FEATURE when the context's device has no dynamicRendering. */
 GPUSKIN_API gpuskin_result gpuskin_pipeline_create(gpuskin_context *ctx, const gpuskin_pipeline_desc *desc,
                                                    gpuskin_pipeline **out);
 GPUSKIN_API void gpuskin_pipeline_destroy(gpuskin_pipeline *pipeline);
@@ -560,9 +597,12 @@ typedef struct gpuskin_draw_desc {
     uint32_t instance_count;         /* instances [0, count) in one instanced draw */
     const float *view_proj;          /* 16 floats, column-major; view only: no model matrix */
     uint32_t flags;                  /* GPUSKIN_DRAW_* */
-    float color[4];                  /* base colour; all zero = light grey */
+    float color[4];                  /* base colour; all zero = light grey (0.8, 0.8, 0.8, 1) */
     /* Skinning off: draw already-posed vertices from this address instead (the
-       compute output layout with normals, one block per instance). 0 = skin on GPU. */
+       compute output layout, instance_count blocks of vertex_count records), e.g.
+       what gpuskin_cmd_skin wrote or a CPU-posed crowd. 0 = skin on the GPU.
+       Without normals (here, or in the mesh when skinning) the fragment shader
+       lights the face normal from screen-space derivatives. */
     VkDeviceAddress posed_vertices;
     uint32_t posed_output_flags;     /* the GPUSKIN_OUTPUT_* the posed buffer was written with */
 } gpuskin_draw_desc;
@@ -1717,7 +1757,7 @@ GPUSKIN_API gpuskin_result gpuskin_palette_lerp(const gpuskin_mat4 *a, const gpu
 #include "gpuskin_cpu_fast.inc"
 #endif
 
-#if !defined(GPUSKIN_NO_VULKAN) && defined(GPUSKIN_VULKAN_INC_AVAILABLE)
+#ifndef GPUSKIN_NO_VULKAN
 #include "gpuskin_vulkan.inc"
 #endif
 
