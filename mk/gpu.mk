@@ -34,10 +34,10 @@ TEST_DEPS += $(BUILD)/test_gpu $(BUILD)/test_gpu_cpp $(BUILD)/test_gpu_san $(BUI
 # gpuskin alone, as C and as C++: the library must reference no global vk*
 # symbol (every Vulkan call goes through the host's function pointers).
 $(BUILD)/gpuskin_vk.o: gpuskin.h gpuskin_vulkan.inc gpuskin_shaders.h | $(BUILD)
-	$(CC) $(CFLAGS) -std=c99 $(WARN) -I. -x c -DGPUSKIN_IMPLEMENTATION -DGPUSKIN_VULKAN_INC_AVAILABLE -c $< -o $@
+	$(CC) $(CFLAGS) -std=c99 $(WARN) -I. -x c -DGPUSKIN_IMPLEMENTATION -c $< -o $@
 
 $(BUILD)/gpuskin_vk_cpp.o: gpuskin.h gpuskin_vulkan.inc gpuskin_shaders.h | $(BUILD)
-	$(CXX) $(CXXFLAGS) -std=c++17 $(WARN) -I. -x c++ -DGPUSKIN_IMPLEMENTATION -DGPUSKIN_VULKAN_INC_AVAILABLE -c $< -o $@
+	$(CXX) $(CXXFLAGS) -std=c++17 $(WARN) -I. -x c++ -DGPUSKIN_IMPLEMENTATION -c $< -o $@
 
 GPU_NO_GLOBAL_VK = nm $(1) | grep -q ' T gpuskin_cmd_skin' && ! nm -u $(1) | grep -E ' vk[A-Z]'
 TESTS += "$(call GPU_NO_GLOBAL_VK,$(BUILD)/gpuskin_vk.o)" "$(call GPU_NO_GLOBAL_VK,$(BUILD)/gpuskin_vk_cpp.o)"

@@ -44,7 +44,6 @@ static void tg_free(void *p)
 
 #include <volk.h>
 #define GPUSKIN_IMPLEMENTATION
-#define GPUSKIN_VULKAN_INC_AVAILABLE /* until gpuskin.h includes gpuskin_vulkan.inc unconditionally */
 #include "gpuskin.h"
 #define VK_SETUP_IMPLEMENTATION
 #include "examples/common/vk_setup.h"
