@@ -518,6 +518,9 @@ typedef struct gpuskin_crowd_desc {
 GPUSKIN_API gpuskin_result gpuskin_crowd_create(gpuskin_context *ctx, const gpuskin_crowd_desc *desc,
                                                 gpuskin_crowd **out);
 GPUSKIN_API void gpuskin_crowd_destroy(gpuskin_crowd *crowd);
+/* The device address of frame slot `frame` (0 when out of range): what a host shader
+   that #includes gpuskin_glsl_skin reads as its gpuskin_Frame reference. */
+GPUSKIN_API VkDeviceAddress gpuskin_crowd_frame_address(const gpuskin_crowd *crowd, uint32_t frame);
 
 typedef struct gpuskin_crowd_upload_desc {
     uint32_t frame;                  /* frame slot, < frames_in_flight */
@@ -567,7 +570,8 @@ typedef struct gpuskin_skin_dispatch_desc {
    instance_count > capacity; GPUSKIN_ERROR_NULL_ARGUMENT for output 0;
    GPUSKIN_ERROR_INVALID_ARGUMENT when output_size is too small, output is not
    4-byte aligned, output_flags has an unknown bit or asks for normals/tangents the
-   mesh does not have. instance_count 0 records nothing.
+   mesh does not have, or the mesh still needs gpuskin_cmd_upload_mesh.
+   instance_count 0 records nothing.
    gpuskin's shaders reach memory only through buffer device addresses, which
    synchronization validation cannot see: it does not check these barriers. */
 GPUSKIN_API gpuskin_result gpuskin_cmd_skin(gpuskin_crowd *crowd, VkCommandBuffer cmd,
@@ -609,7 +613,8 @@ typedef struct gpuskin_draw_desc {
 
 /* Binds the pipeline, pushes constants, binds the mesh's index buffer and records one
    vkCmdDrawIndexed of the whole crowd. Call inside the host's rendering scope, with
-   viewport and scissor set. */
+   viewport and scissor set. GPUSKIN_ERROR_INVALID_ARGUMENT when the mesh has no
+   indices or still needs gpuskin_cmd_upload_mesh. */
 GPUSKIN_API gpuskin_result gpuskin_cmd_draw(gpuskin_crowd *crowd, const gpuskin_pipeline *pipeline,
                                             VkCommandBuffer cmd, const gpuskin_draw_desc *desc);
 

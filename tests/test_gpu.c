@@ -1242,6 +1242,12 @@ static void test_bad_input(void)
     up.palette_joint_count = c.joints;
     up.frame = 2;
     CHECK_EQ_INT(gpuskin_crowd_upload(w.crowd, &up), GPUSKIN_ERROR_FRAME_SLOT);
+    /* two slots: distinct non-zero addresses, none past the last slot */
+    CHECK(gpuskin_crowd_frame_address(w.crowd, 0) != 0);
+    CHECK(gpuskin_crowd_frame_address(w.crowd, 1) != 0);
+    CHECK(gpuskin_crowd_frame_address(w.crowd, 0) != gpuskin_crowd_frame_address(w.crowd, 1));
+    CHECK(gpuskin_crowd_frame_address(w.crowd, 2) == 0);
+    CHECK(gpuskin_crowd_frame_address(NULL, 0) == 0);
     up.frame = 0;
     up.methods = bad_methods;
     CHECK_EQ_INT(gpuskin_crowd_upload(w.crowd, &up), GPUSKIN_ERROR_INVALID_METHOD);
