@@ -1,0 +1,59 @@
+# Benchmarks and the fast CPU path's tests.
+#   tests/test_fast.c   gpuskin_skin_cpu_fast and gpuskin_build_palettes (gpuskin_cpu_fast.inc)
+#                       against the oracle: gcc C99 -O2, g++ C++17, gcc with $(SAN), the
+#                       portable path (-DGPUSKIN_NO_SIMD), clang and clang++ compile-only,
+#                       and GPUSKIN_STATIC compile-only.
+#   bench/bench_cpu.c   CPU skinning and palette figures (BENCHMARKS.md); `--quick` is a
+#                       correctness-only smoke run and a test here. The naive reference
+#                       (bench/naive_lbs.c) is its own object, built with $(CFLAGS) like
+#                       the library code.
+#   bench/bench_gpu.c   GPU figures (Vulkan); `--quick` runs on lavapipe as a test.
+# gpuskin.h includes gpuskin_cpu_fast.inc when GPUSKIN_FAST_INC_AVAILABLE is defined.
+
+FAST_HDRS := gpuskin.h gpuskin_cpu_fast.inc tests/testing.h mk/bench.mk
+FAST_FLAGS := -DGPUSKIN_FAST_INC_AVAILABLE $(WARN) -I. -Itests
+
+$(BUILD)/test_fast: tests/test_fast.c $(FAST_HDRS) | $(BUILD)
+	$(CC) $(CFLAGS) -std=c99 $(FAST_FLAGS) $< -o $@ -lm
+
+$(BUILD)/test_fast_cpp: tests/test_fast.c $(FAST_HDRS) | $(BUILD)
+	$(CXX) -O1 -g -std=c++17 $(FAST_FLAGS) -x c++ $< -o $@
+
+$(BUILD)/test_fast_san: tests/test_fast.c $(FAST_HDRS) | $(BUILD)
+	$(CC) -O1 -g -std=c99 $(FAST_FLAGS) $(SAN) $< -o $@ -lm
+
+$(BUILD)/test_fast_nosimd: tests/test_fast.c $(FAST_HDRS) | $(BUILD)
+	$(CC) -O1 -g -std=c99 -DGPUSKIN_NO_SIMD $(FAST_FLAGS) $< -o $@ -lm
+
+$(BUILD)/test_fast_clang.o: tests/test_fast.c $(FAST_HDRS) | $(BUILD)
+	clang -O2 -std=c99 $(FAST_FLAGS) -c $< -o $@
+
+$(BUILD)/test_fast_clangxx.o: tests/test_fast.c $(FAST_HDRS) | $(BUILD)
+	clang++ -O0 -std=c++11 $(FAST_FLAGS) -x c++ -c $< -o $@
+
+TESTS += "$(BUILD)/test_fast" "$(BUILD)/test_fast_cpp" "$(BUILD)/test_fast_san" "$(BUILD)/test_fast_nosimd"
+TESTS += "gcc -std=c99 $(WARN) -DGPUSKIN_STATIC -DGPUSKIN_NO_VULKAN -DGPUSKIN_FAST_INC_AVAILABLE -DGPUSKIN_IMPLEMENTATION -I. -fsyntax-only -x c gpuskin.h"
+TEST_DEPS += $(BUILD)/test_fast $(BUILD)/test_fast_cpp $(BUILD)/test_fast_san $(BUILD)/test_fast_nosimd
+TEST_DEPS += $(BUILD)/test_fast_clang.o $(BUILD)/test_fast_clangxx.o
+
+# ---- CPU benchmark -----------------------------------------------------------
+$(BUILD)/naive_lbs.o: bench/naive_lbs.c | $(BUILD)
+	$(CC) $(CFLAGS) -std=c99 $(WARN) -c $< -o $@
+
+$(BUILD)/bench_cpu: bench/bench_cpu.c $(BUILD)/naive_lbs.o gpuskin.h gpuskin_cpu_fast.inc mk/bench.mk | $(BUILD)
+	$(CC) $(CFLAGS) -std=c99 $(WARN) -I. $< $(BUILD)/naive_lbs.o -o $@ -lm -lpthread
+
+all: $(BUILD)/bench_cpu
+TESTS += "$(BUILD)/bench_cpu --quick"
+TEST_DEPS += $(BUILD)/bench_cpu
+
+# The full CPU run, here: make bench-cpu (figures in build/bench_cpu.csv)
+.PHONY: bench-cpu
+bench-cpu: $(BUILD)/bench_cpu
+	$(BUILD)/bench_cpu --csv $(BUILD)/bench_cpu.csv
+
+# Just these suites: make test-fast
+.PHONY: test-fast
+test-fast: $(BUILD)/test_fast $(BUILD)/test_fast_cpp $(BUILD)/test_fast_san $(BUILD)/test_fast_nosimd $(BUILD)/bench_cpu
+	@bash tests/run_all.sh "$(BUILD)/test_fast" "$(BUILD)/test_fast_cpp" "$(BUILD)/test_fast_san" \
+	    "$(BUILD)/test_fast_nosimd" "$(BUILD)/bench_cpu --quick"

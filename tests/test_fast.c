@@ -1,0 +1,908 @@
+/* tests/test_fast.c - the production CPU path (gpuskin_cpu_fast.inc) against the
+   oracle it must equal: gpuskin_skin_cpu_fast vs gpuskin_skin_cpu vertex for vertex,
+   and gpuskin_build_palettes vs gpuskin_skeleton_globals + gpuskin_skeleton_palette
+   (+ gpuskin_pack_lbs), on random rigs. The oracle is the reference here: it is
+   tested on its own, against hand-worked numbers, by tests/test_core.c.
+
+   Builds as C99 and C++ (-x c++), gcc and clang, -Wall -Wextra -Wpedantic -Werror,
+   under ASan/UBSan, and with -DGPUSKIN_NO_SIMD (the portable path).
+   Run: build/test_fast [name-filter]                                             */
+#define GPUSKIN_NO_VULKAN
+#ifndef GPUSKIN_FAST_INC_AVAILABLE
+#define GPUSKIN_FAST_INC_AVAILABLE /* until gpuskin.h carries the fast path inline */
+#endif
+#define GPUSKIN_IMPLEMENTATION
+#include "../gpuskin.h"
+#include "testing.h"
+
+#include <float.h>
+#include <stdlib.h>
+
+/* ---- random numbers (splitmix64), so every run sees the same rigs ---------- */
+static uint64_t tf_state;
+static void tf_seed(uint64_t s) { tf_state = s * 0x9E3779B97F4A7C15ull + 77u; }
+static uint64_t tf_u64(void)
+{
+    uint64_t z = (tf_state += 0x9E3779B97F4A7C15ull);
+    z = (z ^ (z >> 30)) * 0xBF58476D1CE4E5B9ull;
+    z = (z ^ (z >> 27)) * 0x94D049BB133111EBull;
+    return z ^ (z >> 31);
+}
+static float tf_unit(void) { return (float)(tf_u64() >> 40) * (1.0f / 16777216.0f); } /* [0,1) */
+static float tf_range(float a, float b) { return a + (b - a) * tf_unit(); }
+static uint32_t tf_below(uint32_t n) { return (uint32_t)(tf_u64() % n); }
+static gpuskin_quat tf_quat(void)
+{
+    gpuskin_quat q;
+    q.x = tf_range(-1, 1); q.y = tf_range(-1, 1); q.z = tf_range(-1, 1); q.w = tf_range(-1, 1);
+    return gpuskin_quat_normalize(q);
+}
+
+/* ---- random palettes: rigid, scaled, mirrored and degenerate joints -------- */
+enum { TF_RIGID, TF_SCALED, TF_MIRRORED, TF_DEGENERATE, TF_KINDS };
+
+static gpuskin_mat4 tf_matrix(int kind)
+{
+    gpuskin_trs t;
+    t.translation.x = tf_range(-3, 3); t.translation.y = tf_range(-3, 3); t.translation.z = tf_range(-3, 3);
+    t.rotation = tf_quat();
+    t.scale.x = t.scale.y = t.scale.z = 1.0f;
+    if (kind == TF_SCALED) { t.scale.x = tf_range(0.4f, 2.5f); t.scale.y = tf_range(0.4f, 2.5f); t.scale.z = tf_range(0.4f, 2.5f); }
+    if (kind == TF_MIRRORED) { t.scale.x = -tf_range(0.5f, 2.0f); t.scale.y = tf_range(0.5f, 2.0f); }
+    if (kind == TF_DEGENERATE) t.scale.y = 0.0f; /* a collapsed axis: det = 0 */
+    return gpuskin_mat4_from_trs(&t);
+}
+
+/* Packed GPU palettes of one instance, as a host would make them. */
+typedef struct tf_palettes {
+    uint32_t joints;
+    float *lbs, *dq, *res;
+    uint32_t dq_word;   /* what gpuskin_pack_dq returned */
+} tf_palettes;
+
+/* kinds: bit k set = joints of kind k allowed (every 4th joint rotates through them). */
+static void tf_make_palettes(tf_palettes *p, uint32_t joints, unsigned kinds)
+{
+    gpuskin_mat4 *m = (gpuskin_mat4 *)malloc(joints * sizeof *m);
+    uint32_t j;
+    p->joints = joints;
+    p->lbs = (float *)malloc(joints * 12 * sizeof(float));
+    p->dq = (float *)malloc(joints * 8 * sizeof(float));
+    p->res = (float *)malloc(joints * 12 * sizeof(float));
+    for (j = 0; j < joints; ++j) {
+        int kind = TF_RIGID;
+        if (j % 4 == 3) {
+            int k;
+            for (k = 0; k < TF_KINDS; ++k) {
+                kind = (int)((j / 4 + (uint32_t)k) % TF_KINDS);
+                if (kinds & (1u << kind)) break;
+            }
+            if (!(kinds & (1u << kind))) kind = TF_RIGID;
+        } else if (kinds & (1u << TF_SCALED)) {
+            kind = TF_SCALED;
+        }
+        m[j] = tf_matrix(kind);
+    }
+    CHECK_EQ_INT(gpuskin_pack_lbs(m, joints, p->lbs), GPUSKIN_SUCCESS);
+    CHECK_EQ_INT(gpuskin_pack_dq(m, joints, GPUSKIN_SPLIT_GRAM_SCHMIDT, p->dq, p->res, &p->dq_word), GPUSKIN_SUCCESS);
+    free(m);
+}
+
+static void tf_free_palettes(tf_palettes *p)
+{
+    free(p->lbs);
+    free(p->dq);
+    free(p->res);
+}
+
+/* ---- random meshes in any layout ------------------------------------------- */
+typedef struct tf_layout {
+    int interleaved;        /* one buffer, one record a vertex, at an odd offset */
+    uint32_t sets;          /* 1 or 2 */
+    gpuskin_joint_type jt;
+    int normals, tangents;
+    int out_interleaved;    /* outputs in one buffer at an odd offset, gaps between */
+} tf_layout;
+
+typedef struct tf_mesh {
+    size_t n;
+    tf_layout lay;
+    unsigned char *in;          /* the input buffer(s) */
+    gpuskin_vertex_streams s;
+    size_t jsize;
+} tf_mesh;
+
+static void tf_put_float(const gpuskin_stream *st, size_t elem, size_t v, int c, float x)
+{
+    memcpy((char *)(uintptr_t)st->data + v * (st->stride ? st->stride : elem) + (size_t)c * 4, &x, 4);
+}
+static void tf_put_joint(const tf_mesh *m, uint32_t set, size_t v, int c, uint32_t j)
+{
+    const gpuskin_stream *st = &m->s.joints[set];
+    char *p = (char *)(uintptr_t)st->data + v * (st->stride ? st->stride : 4 * m->jsize) + (size_t)c * m->jsize;
+    if (m->jsize == 1) { uint8_t x = (uint8_t)j; memcpy(p, &x, 1); }
+    else if (m->jsize == 2) { uint16_t x = (uint16_t)j; memcpy(p, &x, 2); }
+    else memcpy(p, &j, 4);
+}
+
+/* Weights: 1..k non-zero (some vertices none at all), summing to about 1 but not
+   exactly (the path renormalises); zero-weight slots hold out-of-range indices. */
+static void tf_make_mesh(tf_mesh *m, size_t n, const tf_layout *lay, uint32_t joints, float size)
+{
+    size_t v, rec = 0, off[7], jsize = lay->jt == GPUSKIN_JOINT_U8 ? 1 : lay->jt == GPUSKIN_JOINT_U16 ? 2 : 4;
+    uint32_t set, k = 4 * lay->sets;
+    const size_t elem[7] = {12, 12, 16, 4 * jsize, 16, 4 * jsize, 16};
+    int i;
+    memset(m, 0, sizeof *m);
+    m->n = n;
+    m->lay = *lay;
+    m->jsize = jsize;
+    /* record: pos | normal | tangent | joints0 | weights0 | joints1 | weights1, 3 spare bytes each */
+    for (i = 0; i < 7; ++i) { off[i] = rec; rec += elem[i] + 3; }
+    if (lay->interleaved) {
+        m->in = (unsigned char *)malloc(n * rec + 1);
+        for (i = 0; i < 7; ++i) off[i] += 1; /* odd: nothing is aligned */
+    } else {
+        m->in = (unsigned char *)malloc(n * (12 + 12 + 16 + 2 * (4 * jsize + 16)));
+        rec = 0;
+        for (i = 0; i < 7; ++i) { off[i] = rec * n; rec += elem[i]; }
+    }
+    memset(m->in, 0x7F, lay->interleaved ? n * rec + 1 : n * rec); /* 0x7F7F7F7F is a finite float */
+#define TF_STREAM(st, idx) do { (st).data = m->in + off[idx]; (st).stride = lay->interleaved ? rec : 0; } while (0)
+    TF_STREAM(m->s.positions, 0);
+    if (lay->normals) TF_STREAM(m->s.normals, 1);
+    if (lay->tangents) TF_STREAM(m->s.tangents, 2);
+    TF_STREAM(m->s.joints[0], 3);
+    TF_STREAM(m->s.weights[0], 4);
+    if (lay->sets == 2) { TF_STREAM(m->s.joints[1], 5); TF_STREAM(m->s.weights[1], 6); }
+#undef TF_STREAM
+    m->s.vertex_count = n;
+    m->s.influence_sets = lay->sets;
+    m->s.joint_type = lay->jt;
+    for (v = 0; v < n; ++v) {
+        uint32_t used = v % 17 == 5 ? 0 : 1 + tf_below(k), c;
+        float w[8] = {0, 0, 0, 0, 0, 0, 0, 0}, sum = 0.0f;
+        const gpuskin_quat q = tf_quat();
+        const float qa[4] = {q.x, q.y, q.z, q.w};
+        for (c = 0; c < 3; ++c) tf_put_float(&m->s.positions, 12, v, (int)c, tf_range(-size, size));
+        if (lay->normals)
+            for (c = 0; c < 3; ++c) tf_put_float(&m->s.normals, 12, v, (int)c, qa[c]);
+        if (lay->tangents) {
+            for (c = 0; c < 3; ++c) tf_put_float(&m->s.tangents, 16, v, (int)c, qa[c + 1] * 2.0f);
+            tf_put_float(&m->s.tangents, 16, v, 3, tf_below(2) ? 1.0f : -1.0f);
+        }
+        for (c = 0; c < used; ++c) { w[c] = tf_range(0.05f, 1.0f); sum += w[c]; }
+        for (c = 0; c < used; ++c) w[c] = w[c] / sum * tf_range(0.9f, 1.1f);
+        for (c = 0; c < k; ++c) { /* shuffle the used slots among the k */
+            uint32_t o = tf_below(k);
+            float t = w[c]; w[c] = w[o]; w[o] = t;
+        }
+        for (set = 0; set < lay->sets; ++set)
+            for (c = 0; c < 4; ++c) {
+                const float wc = w[set * 4 + c];
+                tf_put_float(&m->s.weights[set], 16, v, (int)c, wc);
+                /* garbage where the weight is 0 (within the type's range) */
+                tf_put_joint(m, set, v, (int)c, wc != 0.0f ? tf_below(joints) : (jsize == 1 ? 255u : joints + 1000u));
+            }
+    }
+}
+
+static void tf_free_mesh(tf_mesh *m) { free(m->in); }
+
+/* Output buffers: separate packed streams, or one interleaved record with gaps. */
+typedef struct tf_out {
+    unsigned char *buf;
+    size_t bytes;
+    gpuskin_out_stream pos, nrm, tan;
+} tf_out;
+
+static void tf_make_out(tf_out *o, size_t n, int interleaved)
+{
+    if (interleaved) {
+        const size_t rec = 12 + 4 + 12 + 4 + 16 + 4; /* 4-byte gaps the path must not touch */
+        o->bytes = n * rec + 3;
+        o->buf = (unsigned char *)malloc(o->bytes);
+        o->pos.data = o->buf + 3; o->pos.stride = rec;
+        o->nrm.data = o->buf + 3 + 16; o->nrm.stride = rec;
+        o->tan.data = o->buf + 3 + 32; o->tan.stride = rec;
+    } else {
+        o->bytes = n * 40;
+        o->buf = (unsigned char *)malloc(o->bytes);
+        o->pos.data = o->buf; o->pos.stride = 0;
+        o->nrm.data = o->buf + n * 12; o->nrm.stride = 12;
+        o->tan.data = o->buf + n * 24; o->tan.stride = 0;
+    }
+    memset(o->buf, 0xFF, o->bytes); /* NaN everywhere: poisoned */
+}
+
+static float tf_get(const gpuskin_out_stream *s, size_t elem, size_t v, int c)
+{
+    float x;
+    memcpy(&x, (const char *)s->data + v * (s->stride ? s->stride : elem) + (size_t)c * 4, 4);
+    return x;
+}
+
+/* The fast path on `desc` equals the oracle: same result, every output within tol
+   (positions) or 1e-5 (unit normals and tangents), bytes the oracle leaves alone
+   left alone. Returns the max position error. */
+static double tf_compare(gpuskin_cpu_skin_desc desc, size_t n, int interleaved, float size)
+{
+    tf_out a, b;
+    size_t v, i, ea = 7, eb = 7;
+    double maxerr = 0.0, tol = 1e-5 * (double)size;
+    gpuskin_result ra, rb;
+    int c, bad = 0;
+    tf_make_out(&a, n, interleaved);
+    tf_make_out(&b, n, interleaved);
+    desc.out_positions = a.pos; desc.out_normals = a.nrm; desc.out_tangents = a.tan; desc.out_error_index = &ea;
+    ra = gpuskin_skin_cpu(&desc);
+    desc.out_positions = b.pos; desc.out_normals = b.nrm; desc.out_tangents = b.tan; desc.out_error_index = &eb;
+    rb = gpuskin_skin_cpu_fast(&desc);
+    CHECK_EQ_INT(rb, ra);
+    CHECK_EQ_INT(eb, ea);
+    CHECK_EQ_INT(ra, GPUSKIN_SUCCESS);
+    for (v = 0; v < n && !bad; ++v) {
+        for (c = 0; c < 3; ++c) {
+            const double pa = tf_get(&a.pos, 12, v, c), pb = tf_get(&b.pos, 12, v, c);
+            if (!(fabs(pa - pb) <= tol)) { bad = 1; fprintf(stderr, "  vertex %zu position[%d]: oracle %.9g fast %.9g\n", v, c, pa, pb); }
+            if (fabs(pa - pb) > maxerr) maxerr = fabs(pa - pb);
+            if (desc.streams.normals.data) {
+                const double na = tf_get(&a.nrm, 12, v, c), nb = tf_get(&b.nrm, 12, v, c);
+                if (!(fabs(na - nb) <= 1e-5)) { bad = 1; fprintf(stderr, "  vertex %zu normal[%d]: oracle %.9g fast %.9g\n", v, c, na, nb); }
+            }
+        }
+        if (desc.streams.tangents.data)
+            for (c = 0; c < 4; ++c) {
+                const double ta = tf_get(&a.tan, 16, v, c), tb = tf_get(&b.tan, 16, v, c);
+                if (!(fabs(ta - tb) <= 1e-5)) { bad = 1; fprintf(stderr, "  vertex %zu tangent[%d]: oracle %.9g fast %.9g\n", v, c, ta, tb); }
+            }
+    }
+    CHECK(!bad);
+    /* The fast path writes exactly what it must: gaps and absent streams keep their poison. */
+    if (interleaved)
+        for (v = 0; v < n; ++v) {
+            const unsigned char *rec = b.buf + 3 + v * 52;
+            for (i = 0; i < 4; ++i) {
+                CHECK(rec[12 + i] == 0xFF);
+                CHECK(rec[28 + i] == 0xFF);
+                CHECK(rec[48 + i] == 0xFF);
+            }
+            if (!desc.streams.normals.data) CHECK(rec[16] == 0xFF && rec[27] == 0xFF);
+            if (!desc.streams.tangents.data) CHECK(rec[32] == 0xFF && rec[47] == 0xFF);
+        }
+    if (interleaved) CHECK(b.buf[0] == 0xFF && b.buf[1] == 0xFF && b.buf[2] == 0xFF);
+    free(a.buf);
+    free(b.buf);
+    return maxerr;
+}
+
+static gpuskin_cpu_skin_desc tf_desc(const tf_mesh *m, const tf_palettes *p, uint32_t method_word)
+{
+    gpuskin_cpu_skin_desc d;
+    memset(&d, 0, sizeof d);
+    d.streams = m->s;
+    d.joint_count = p->joints;
+    d.method_word = method_word;
+    d.lbs_palette = p->lbs;
+    d.dq_palette = p->dq;
+    d.residual_palette = p->res;
+    return d;
+}
+
+/* ---- skinning: fast == oracle ---------------------------------------------- */
+
+static const size_t tf_counts[] = {1, 3, 4, 5, 64, 1023};
+
+/* Every method x influence count x stream set x layout x vertex count. */
+static void tf_sweep(unsigned kinds, int dqs)
+{
+    const float size = 10.0f;
+    tf_palettes p;
+    size_t ci;
+    int variant;
+    double worst = 0.0;
+    tf_make_palettes(&p, 40, kinds);
+    for (variant = 0; variant < 24; ++variant) {
+        tf_layout lay;
+        uint32_t word;
+        lay.sets = 1 + (uint32_t)(variant & 1);
+        lay.normals = (variant >> 1) % 3 >= 1;
+        lay.tangents = (variant >> 1) % 3 == 2;
+        lay.interleaved = (variant >> 2) & 1;
+        lay.out_interleaved = (variant >> 3) & 1;
+        lay.jt = (gpuskin_joint_type)(variant % 3);
+        word = dqs ? p.dq_word : (uint32_t)GPUSKIN_METHOD_LBS;
+        for (ci = 0; ci < sizeof tf_counts / sizeof tf_counts[0]; ++ci) {
+            tf_mesh m;
+            double e;
+            tf_make_mesh(&m, tf_counts[ci], &lay, p.joints, size);
+            e = tf_compare(tf_desc(&m, &p, word), m.n, lay.out_interleaved, size);
+            if (e > worst) worst = e;
+            if (gt_case_failed) {
+                fprintf(stderr, "  (variant %d: sets %u normals %d tangents %d interleaved %d/%d joint type %d, n %zu, word 0x%x)\n",
+                        variant, lay.sets, lay.normals, lay.tangents, lay.interleaved, lay.out_interleaved, (int)lay.jt,
+                        m.n, word);
+                tf_free_mesh(&m);
+                tf_free_palettes(&p);
+                return;
+            }
+            tf_free_mesh(&m);
+        }
+    }
+    printf("  worst position difference %.3g (model size %.0f)\n", worst, (double)size);
+    tf_free_palettes(&p);
+}
+
+static void test_lbs_rigid(void) { tf_sweep(1u << TF_RIGID, 0); }
+static void test_lbs_scaled_mirrored_degenerate(void) { tf_sweep(0xFu, 0); }
+static void test_dqs_rigid(void)
+{
+    tf_palettes p;
+    tf_make_palettes(&p, 8, 1u << TF_RIGID);
+    CHECK_EQ_INT(p.dq_word, GPUSKIN_METHOD_DQS); /* the sweep below really is rigid */
+    tf_free_palettes(&p);
+    tf_sweep(1u << TF_RIGID, 1);
+}
+static void test_dqs_residual(void)
+{
+    tf_palettes p;
+    tf_make_palettes(&p, 8, 0xFu);
+    CHECK_EQ_INT(p.dq_word, GPUSKIN_METHOD_DQS | GPUSKIN_METHOD_RESIDUAL_BIT);
+    tf_free_palettes(&p);
+    tf_sweep(0xFu, 1);
+}
+
+/* Antipodal influences: q and -q, and rotations 180 degrees apart; a tie on the
+   highest weight (the pivot is the first); half/half rings. */
+static void test_dqs_antipodal_and_ties(void)
+{
+    tf_palettes p;
+    tf_layout lay;
+    tf_mesh m;
+    size_t v;
+    uint32_t j;
+    memset(&lay, 0, sizeof lay);
+    lay.sets = 2; lay.normals = 1; lay.jt = GPUSKIN_JOINT_U16;
+    tf_make_palettes(&p, 16, 1u << TF_RIGID);
+    for (j = 1; j < 16; j += 2) /* odd joints: the negated quaternion of their neighbour */
+        for (v = 0; v < 8; ++v) p.dq[j * 8 + v] = -p.dq[(j - 1) * 8 + v];
+    tf_make_mesh(&m, 257, &lay, 16, 5.0f);
+    for (v = 0; v < m.n; ++v) {
+        int c;
+        for (c = 0; c < 4; ++c) {
+            tf_put_float(&m.s.weights[0], 16, v, c, c < 2 ? 0.5f : 0.0f);
+            tf_put_float(&m.s.weights[1], 16, v, c, c == 1 && v % 2 ? 0.5f : 0.0f); /* a tie across the sets */
+            tf_put_joint(&m, 0, v, c, (uint32_t)((v + (size_t)c) % 16));
+            tf_put_joint(&m, 1, v, c, (uint32_t)((v * 3 + (size_t)c) % 16));
+        }
+    }
+    tf_compare(tf_desc(&m, &p, GPUSKIN_METHOD_DQS), m.n, 0, 5.0f);
+    tf_free_mesh(&m);
+    tf_free_palettes(&p);
+}
+
+/* A joint matrix collapsed to rank 1 or 0 (the normal falls back to A itself), and
+   every vertex on it: the singular branch taken for whole groups and single lanes. */
+static void test_singular_blends(void)
+{
+    tf_palettes p;
+    tf_layout lay;
+    tf_mesh m;
+    size_t v;
+    memset(&lay, 0, sizeof lay);
+    lay.sets = 1; lay.normals = 1; lay.tangents = 1; lay.jt = GPUSKIN_JOINT_U8;
+    tf_make_palettes(&p, 4, 1u << TF_RIGID);
+    memset(p.lbs, 0, 12 * sizeof(float)); /* joint 0: all zero (det 0, n' = 0) */
+    p.lbs[12 + 0] = 2.0f;                  /* joint 1: rank 1 */
+    memset(p.lbs + 12 + 1, 0, 11 * sizeof(float));
+    p.lbs[12 + 3] = 1.0f;
+    tf_make_mesh(&m, 37, &lay, 4, 3.0f);
+    for (v = 0; v < m.n; ++v) {
+        int c;
+        for (c = 0; c < 4; ++c) {
+            tf_put_float(&m.s.weights[0], 16, v, c, c == 0 ? 1.0f : 0.0f);
+            tf_put_joint(&m, 0, v, c, v % 5 == 0 ? 2u : (uint32_t)(v % 2));
+        }
+    }
+    tf_compare(tf_desc(&m, &p, GPUSKIN_METHOD_LBS), m.n, 1, 3.0f);
+    tf_free_mesh(&m);
+    tf_free_palettes(&p);
+}
+
+/* Weights the vector scan cannot clear on its own (-0, above 1e37 but summing to a
+   finite value): the exact check must let them through, the results still equal. */
+static void test_scan_false_positives(void)
+{
+    tf_palettes p;
+    tf_layout lay;
+    tf_mesh m;
+    memset(&lay, 0, sizeof lay);
+    lay.sets = 1; lay.normals = 1; lay.jt = GPUSKIN_JOINT_U16;
+    tf_make_palettes(&p, 6, 1u << TF_SCALED);
+    tf_make_mesh(&m, 200, &lay, 6, 2.0f);
+    tf_put_float(&m.s.weights[0], 16, 3, 0, -0.0f);
+    tf_put_float(&m.s.weights[0], 16, 130, 0, 2e37f);
+    tf_put_float(&m.s.weights[0], 16, 130, 1, 3e37f);
+    tf_put_joint(&m, 0, 130, 0, 1);
+    tf_put_joint(&m, 0, 130, 1, 2);
+    tf_compare(tf_desc(&m, &p, GPUSKIN_METHOD_LBS), m.n, 0, 2.0f);
+    tf_free_mesh(&m);
+    tf_free_palettes(&p);
+}
+
+/* Every stream in its own allocation of exactly n elements, inputs and outputs, so
+   that ASan sees any read or write past the last element (the path reads 16 bytes
+   for a float[3] only when another element follows). */
+static void test_exact_allocations(void)
+{
+    tf_palettes p;
+    size_t ci;
+    tf_make_palettes(&p, 12, 0xFu);
+    for (ci = 0; ci < sizeof tf_counts / sizeof tf_counts[0]; ++ci) {
+        const size_t n = tf_counts[ci];
+        int word;
+        for (word = 0; word < 2; ++word) {
+            tf_layout lay;
+            tf_mesh m;
+            gpuskin_cpu_skin_desc d;
+            void *own[7], *out[6];
+            const size_t jbytes = 4 * 2;
+            size_t v;
+            int i, c;
+            memset(&lay, 0, sizeof lay);
+            lay.sets = 2; lay.normals = 1; lay.tangents = 1; lay.jt = GPUSKIN_JOINT_U16;
+            tf_make_mesh(&m, n, &lay, 12, 4.0f);
+            d = tf_desc(&m, &p, word ? p.dq_word : (uint32_t)GPUSKIN_METHOD_LBS);
+            own[0] = malloc(n * 12); memcpy(own[0], m.s.positions.data, n * 12); d.streams.positions.data = own[0];
+            own[1] = malloc(n * 12); memcpy(own[1], m.s.normals.data, n * 12); d.streams.normals.data = own[1];
+            own[2] = malloc(n * 16); memcpy(own[2], m.s.tangents.data, n * 16); d.streams.tangents.data = own[2];
+            for (i = 0; i < 2; ++i) {
+                own[3 + i] = malloc(n * jbytes); memcpy(own[3 + i], m.s.joints[i].data, n * jbytes); d.streams.joints[i].data = own[3 + i];
+                own[5 + i] = malloc(n * 16); memcpy(own[5 + i], m.s.weights[i].data, n * 16); d.streams.weights[i].data = own[5 + i];
+            }
+            for (i = 0; i < 6; ++i) out[i] = malloc(n * (i % 3 == 2 ? 16 : 12));
+            d.out_positions.data = out[0]; d.out_normals.data = out[1]; d.out_tangents.data = out[2];
+            CHECK_EQ_INT(gpuskin_skin_cpu(&d), GPUSKIN_SUCCESS);
+            d.out_positions.data = out[3]; d.out_normals.data = out[4]; d.out_tangents.data = out[5];
+            CHECK_EQ_INT(gpuskin_skin_cpu_fast(&d), GPUSKIN_SUCCESS);
+            for (v = 0; v < n * 3; ++v) {
+                CHECK_NEAR(((float *)out[0])[v], ((float *)out[3])[v], 4e-5);
+                CHECK_NEAR(((float *)out[1])[v], ((float *)out[4])[v], 1e-5);
+            }
+            for (v = 0; v < n * 4; ++v) CHECK_NEAR(((float *)out[2])[v], ((float *)out[5])[v], 1e-5);
+            for (c = 0; c < 7; ++c) free(own[c]);
+            for (c = 0; c < 6; ++c) free(out[c]);
+            tf_free_mesh(&m);
+        }
+    }
+    tf_free_palettes(&p);
+}
+
+/* ---- validation: every error of the oracle, with its index --------------- */
+
+typedef void (*tf_breaker)(gpuskin_cpu_skin_desc *d, tf_mesh *m, tf_palettes *p);
+
+static int tf_reported; /* failures described so far (the rest are only counted) */
+
+/* Runs oracle and fast path on d (outputs in o, poisoned first): same result, same
+   index, and on error nothing written, like the oracle. */
+static void tf_expect_same_error(gpuskin_cpu_skin_desc d, tf_out *o, gpuskin_result want, const char *what)
+{
+    size_t ea = 12345, eb = 54321, i;
+    gpuskin_result ra, rb;
+    int untouched = 1;
+    d.out_error_index = &ea;
+    ra = gpuskin_skin_cpu(&d);
+    memset(o->buf, 0xFF, o->bytes);
+    d.out_error_index = &eb;
+    rb = gpuskin_skin_cpu_fast(&d);
+    if ((ra != want || rb != ra || eb != ea) && ++tf_reported <= 5)
+        fprintf(stderr, "  %s: oracle %s (index %zu), fast %s (index %zu), expected %s\n", what, gpuskin_result_string(ra),
+                ea, gpuskin_result_string(rb), eb, gpuskin_result_string(want));
+    CHECK_EQ_INT(ra, want);
+    CHECK_EQ_INT(rb, ra);
+    CHECK_EQ_INT(eb, ea);
+    if (want != GPUSKIN_SUCCESS) {
+        for (i = 0; i < o->bytes; ++i) untouched &= o->buf[i] == 0xFF;
+        CHECK(untouched);
+    }
+}
+
+static void test_every_validation_error(void)
+{
+    tf_palettes p;
+    tf_layout lay;
+    tf_mesh m;
+    gpuskin_cpu_skin_desc d, base;
+    tf_out o;
+    const float nan = (float)NAN, inf = (float)INFINITY;
+    size_t k;
+    memset(&lay, 0, sizeof lay);
+    lay.sets = 2; lay.normals = 1; lay.tangents = 1; lay.jt = GPUSKIN_JOINT_U16;
+    tf_make_palettes(&p, 10, 0xFu);
+    CHECK_EQ_INT(gpuskin_skin_cpu_fast(NULL), GPUSKIN_ERROR_NULL_ARGUMENT);
+    tf_make_mesh(&m, 150, &lay, 10, 1.0f);
+    tf_make_out(&o, 150, 0);
+    base = tf_desc(&m, &p, GPUSKIN_METHOD_LBS);
+    base.out_positions = o.pos; base.out_normals = o.nrm; base.out_tangents = o.tan;
+
+#define TF_ERR(want, stmt) do { d = base; { stmt; } tf_expect_same_error(d, &o, (want), #stmt); } while (0)
+    TF_ERR(GPUSKIN_ERROR_INVALID_METHOD, d.method_word = 2);
+    TF_ERR(GPUSKIN_ERROR_INVALID_METHOD, d.method_word = GPUSKIN_METHOD_LBS | GPUSKIN_METHOD_RESIDUAL_BIT);
+    TF_ERR(GPUSKIN_ERROR_INVALID_METHOD, d.method_word = GPUSKIN_METHOD_DQS | 0x100u);
+    TF_ERR(GPUSKIN_ERROR_INVALID_COUNT, d.streams.vertex_count = 0);
+    TF_ERR(GPUSKIN_ERROR_INVALID_COUNT, d.joint_count = 0);
+    TF_ERR(GPUSKIN_ERROR_INVALID_COUNT, d.joint_count = GPUSKIN_MAX_JOINTS + 1);
+    TF_ERR(GPUSKIN_ERROR_INVALID_ARGUMENT, d.streams.influence_sets = 3);
+    TF_ERR(GPUSKIN_ERROR_INVALID_ARGUMENT, d.streams.joint_type = (gpuskin_joint_type)7);
+    TF_ERR(GPUSKIN_ERROR_NULL_ARGUMENT, d.streams.positions.data = NULL);
+    TF_ERR(GPUSKIN_ERROR_NULL_ARGUMENT, d.streams.weights[1].data = NULL);
+    TF_ERR(GPUSKIN_ERROR_NULL_ARGUMENT, d.streams.joints[0].data = NULL);
+    TF_ERR(GPUSKIN_ERROR_INVALID_STRIDE, d.streams.positions.stride = 8);
+    TF_ERR(GPUSKIN_ERROR_INVALID_STRIDE, d.streams.tangents.stride = 12);
+    TF_ERR(GPUSKIN_ERROR_INVALID_STRIDE, d.streams.joints[1].stride = 4);
+    TF_ERR(GPUSKIN_ERROR_OVERFLOW, d.streams.normals.stride = SIZE_MAX / 4);
+    TF_ERR(GPUSKIN_ERROR_NULL_ARGUMENT, d.lbs_palette = NULL);
+    TF_ERR(GPUSKIN_ERROR_NULL_ARGUMENT, (d.method_word = GPUSKIN_METHOD_DQS, d.dq_palette = NULL));
+    TF_ERR(GPUSKIN_ERROR_NULL_ARGUMENT, (d.method_word = p.dq_word, d.residual_palette = NULL));
+    TF_ERR(GPUSKIN_ERROR_INVALID_STRIDE, d.out_positions.stride = 11);
+    TF_ERR(GPUSKIN_ERROR_INVALID_STRIDE, d.out_tangents.stride = 15);
+    {   /* non-finite palettes: a copy with one NaN */
+        float lbs[120], dq[80], res[120], w77[4];
+        memcpy(lbs, p.lbs, sizeof lbs); memcpy(dq, p.dq, sizeof dq); memcpy(res, p.res, sizeof res);
+        lbs[7 * 12 + 5] = nan; dq[9 * 8 + 7] = inf; res[3] = nan;
+        TF_ERR(GPUSKIN_ERROR_NON_FINITE, d.lbs_palette = lbs);
+        TF_ERR(GPUSKIN_ERROR_NON_FINITE, (d.method_word = GPUSKIN_METHOD_DQS, d.dq_palette = dq));
+        TF_ERR(GPUSKIN_ERROR_NON_FINITE, (d.method_word = p.dq_word, d.residual_palette = res));
+        /* a vertex error wins over a palette error: it is checked first */
+        memcpy(w77, (const char *)m.s.weights[0].data + 77 * 16, 16);
+        tf_put_float(&m.s.weights[0], 16, 77, 1, -1.0f);
+        TF_ERR(GPUSKIN_ERROR_INVALID_WEIGHT, d.lbs_palette = lbs);
+        memcpy((char *)(uintptr_t)m.s.weights[0].data + 77 * 16, w77, 16);
+    }
+    /* vertex errors at several positions (first, last, mid, block edges) */
+    for (k = 0; k < 5; ++k) {
+        const size_t at[5] = {0, 149, 63, 64, 100};
+        const size_t v = at[k];
+        float keep[4];
+        unsigned char keepj[8];
+        memcpy(keep, (const char *)m.s.positions.data + v * 12, 12);
+        tf_put_float(&m.s.positions, 12, v, (int)(k % 3), k % 2 ? nan : -inf);
+        TF_ERR(GPUSKIN_ERROR_NON_FINITE, (void)0);
+        memcpy((char *)(uintptr_t)m.s.positions.data + v * 12, keep, 12);
+
+        memcpy(keep, (const char *)m.s.normals.data + v * 12, 12);
+        tf_put_float(&m.s.normals, 12, v, 2, inf);
+        TF_ERR(GPUSKIN_ERROR_NON_FINITE, (void)0);
+        TF_ERR(GPUSKIN_SUCCESS, d.streams.normals.data = NULL); /* not given: not checked */
+        memcpy((char *)(uintptr_t)m.s.normals.data + v * 12, keep, 12);
+
+        memcpy(keep, (const char *)m.s.tangents.data + v * 16, 16);
+        tf_put_float(&m.s.tangents, 16, v, 3, nan); /* even the kept w */
+        TF_ERR(GPUSKIN_ERROR_NON_FINITE, (void)0);
+        memcpy((char *)(uintptr_t)m.s.tangents.data + v * 16, keep, 16);
+
+        memcpy(keep, (const char *)m.s.weights[1].data + v * 16, 16);
+        tf_put_float(&m.s.weights[1], 16, v, (int)(k % 4), k % 2 ? nan : -0.5f);
+        TF_ERR(GPUSKIN_ERROR_INVALID_WEIGHT, (void)0);
+        TF_ERR(GPUSKIN_SUCCESS, d.streams.influence_sets = 1); /* set 1 unused: not checked */
+        tf_put_float(&m.s.weights[1], 16, v, (int)(k % 4), inf);
+        TF_ERR(GPUSKIN_ERROR_INVALID_WEIGHT, (void)0);
+        tf_put_float(&m.s.weights[1], 16, v, (int)(k % 4), 0.0f);
+        memcpy(keepj, (const char *)m.s.joints[1].data + v * 8, 8);
+        tf_put_joint(&m, 1, v, 0, 1); tf_put_joint(&m, 1, v, 1, 2); tf_put_joint(&m, 1, v, 2, 3);
+        tf_put_float(&m.s.weights[1], 16, v, 0, 3e38f); /* each finite, the sum is not */
+        tf_put_float(&m.s.weights[1], 16, v, 1, 3e38f);
+        tf_put_float(&m.s.weights[1], 16, v, 2, 3e38f);
+        TF_ERR(GPUSKIN_ERROR_INVALID_WEIGHT, (void)0);
+        memcpy((char *)(uintptr_t)m.s.weights[1].data + v * 16, keep, 16);
+        memcpy((char *)(uintptr_t)m.s.joints[1].data + v * 8, keepj, 8);
+
+        memcpy(keepj, (const char *)m.s.joints[0].data + v * 8, 8);
+        memcpy(keep, (const char *)m.s.weights[0].data + v * 16, 16);
+        tf_put_float(&m.s.weights[0], 16, v, 2, 0.5f);
+        tf_put_joint(&m, 0, v, 2, 10); /* == joint_count, weighted */
+        TF_ERR(GPUSKIN_ERROR_JOINT_OUT_OF_RANGE, (void)0);
+        tf_put_joint(&m, 0, v, 2, 65535);
+        TF_ERR(GPUSKIN_ERROR_JOINT_OUT_OF_RANGE, (void)0);
+        tf_put_float(&m.s.weights[0], 16, v, 2, 0.0f);
+        TF_ERR(GPUSKIN_SUCCESS, (void)0); /* unweighted: any index goes */
+        /* out of range in slot 0, a bad weight in slot 1: the first one found wins */
+        tf_put_float(&m.s.weights[0], 16, v, 0, 0.5f);
+        tf_put_joint(&m, 0, v, 0, 11);
+        tf_put_float(&m.s.weights[0], 16, v, 1, -2.0f);
+        TF_ERR(GPUSKIN_ERROR_JOINT_OUT_OF_RANGE, (void)0);
+        memcpy((char *)(uintptr_t)m.s.joints[0].data + v * 8, keepj, 8);
+        memcpy((char *)(uintptr_t)m.s.weights[0].data + v * 16, keep, 16);
+    }
+    {   /* two bad vertices: the lower index is reported, whatever the streams */
+        tf_put_float(&m.s.tangents, 16, 120, 0, nan);
+        tf_put_float(&m.s.positions, 12, 121, 0, nan);
+        tf_put_float(&m.s.weights[0], 16, 90, 3, -1.0f);
+        TF_ERR(GPUSKIN_ERROR_INVALID_WEIGHT, (void)0);
+    }
+    /* u32 joints above 2^31 (negative as signed) */
+    {
+        tf_mesh m32;
+        tf_layout l32 = lay;
+        l32.jt = GPUSKIN_JOINT_U32;
+        l32.sets = 1;
+        tf_make_mesh(&m32, 9, &l32, 10, 1.0f);
+        tf_put_float(&m32.s.weights[0], 16, 8, 3, 0.5f);
+        tf_put_joint(&m32, 0, 8, 3, 0x80000001u);
+        base = tf_desc(&m32, &p, GPUSKIN_METHOD_LBS);
+        base.out_positions = o.pos; base.out_normals = o.nrm; base.out_tangents = o.tan;
+        TF_ERR(GPUSKIN_ERROR_JOINT_OUT_OF_RANGE, (void)0);
+        tf_put_float(&m32.s.weights[0], 16, 8, 3, 0.0f);
+        TF_ERR(GPUSKIN_SUCCESS, (void)0);
+        tf_free_mesh(&m32);
+    }
+#undef TF_ERR
+    free(o.buf);
+    tf_free_mesh(&m);
+    tf_free_palettes(&p);
+}
+
+/* ---- palettes: gpuskin_build_palettes == globals + palette (+ pack) -------- */
+
+typedef struct tf_rig {
+    gpuskin_skeleton sk;
+    uint32_t joints, instances;
+    gpuskin_mat4 *models;
+    gpuskin_trs *poses;
+} tf_rig;
+
+static gpuskin_trs tf_trs(void)
+{
+    gpuskin_trs t;
+    t.translation.x = tf_range(-1, 1); t.translation.y = tf_range(-1, 1); t.translation.z = tf_range(-1, 1);
+    t.rotation = tf_quat();
+    /* not normalised: the path must normalise like gpuskin_mat4_from_trs */
+    t.rotation.x *= 1.5f; t.rotation.y *= 1.5f; t.rotation.z *= 1.5f; t.rotation.w *= 1.5f;
+    t.scale.x = tf_range(0.7f, 1.4f); t.scale.y = tf_range(0.7f, 1.4f); t.scale.z = tf_range(0.7f, 1.4f);
+    return t;
+}
+
+/* Parents in any order (children may come first), several roots. */
+static void tf_make_rig(tf_rig *r, uint32_t joints, uint32_t instances)
+{
+    gpuskin_skeleton_desc sd;
+    int32_t *parents = (int32_t *)malloc(joints * sizeof(int32_t));
+    gpuskin_mat4 *ib = (gpuskin_mat4 *)malloc(joints * sizeof(gpuskin_mat4));
+    gpuskin_mat4 *rpg = (gpuskin_mat4 *)malloc(joints * sizeof(gpuskin_mat4));
+    gpuskin_trs *rest = (gpuskin_trs *)malloc(joints * sizeof(gpuskin_trs));
+    uint32_t *perm = (uint32_t *)malloc(joints * sizeof(uint32_t));
+    uint32_t j, i;
+    for (j = 0; j < joints; ++j) perm[j] = j;
+    for (j = joints; j > 1; --j) { uint32_t o = tf_below(j), t = perm[j - 1]; perm[j - 1] = perm[o]; perm[o] = t; }
+    for (j = 0; j < joints; ++j) { /* joint perm[j]'s parent is an earlier perm entry */
+        const uint32_t me = perm[j];
+        parents[me] = (j == 0 || tf_below(9) == 0) ? -1 : (int32_t)perm[tf_below(j)];
+        ib[me] = tf_matrix(TF_SCALED);
+        rpg[me] = tf_matrix(TF_RIGID);
+        rest[me] = tf_trs();
+    }
+    memset(&sd, 0, sizeof sd);
+    sd.joint_count = joints;
+    sd.parents = parents;
+    sd.inverse_bind = ib;
+    sd.rest_pose = rest;
+    sd.root_parent_globals = rpg;
+    CHECK_EQ_INT(gpuskin_skeleton_init(&r->sk, &sd), GPUSKIN_SUCCESS);
+    r->joints = joints;
+    r->instances = instances;
+    r->models = (gpuskin_mat4 *)malloc(instances * sizeof(gpuskin_mat4));
+    r->poses = (gpuskin_trs *)malloc((size_t)instances * joints * sizeof(gpuskin_trs));
+    for (i = 0; i < instances; ++i) {
+        r->models[i] = tf_matrix(i % 3 == 2 ? TF_MIRRORED : TF_SCALED);
+        for (j = 0; j < joints; ++j) r->poses[(size_t)i * joints + j] = tf_trs();
+    }
+    free(parents); free(ib); free(rpg); free(rest); free(perm);
+}
+
+static void tf_free_rig(tf_rig *r)
+{
+    gpuskin_skeleton_free(&r->sk);
+    free(r->models);
+    free(r->poses);
+}
+
+/* The reference, instance by instance; then build_palettes on `ranges` splits. */
+static void tf_check_palettes(tf_rig *r, int use_models, int use_poses, int want_pal, int want_lbs, const uint32_t *cuts,
+                              int ncuts)
+{
+    const size_t nj = r->joints, ni = r->instances;
+    gpuskin_mat4 *ref = (gpuskin_mat4 *)malloc(ni * nj * sizeof(gpuskin_mat4));
+    gpuskin_mat4 *pal = (gpuskin_mat4 *)malloc(ni * nj * sizeof(gpuskin_mat4));
+    float *ref_lbs = (float *)malloc(ni * nj * 12 * sizeof(float)), *lbs = (float *)malloc(ni * nj * 12 * sizeof(float));
+    size_t i, e;
+    int c, bad = 0;
+    for (i = 0; i < ni; ++i) {
+        CHECK_EQ_INT(gpuskin_skeleton_globals(&r->sk, use_poses ? r->poses + i * nj : NULL, ref + i * nj), GPUSKIN_SUCCESS);
+        CHECK_EQ_INT(gpuskin_skeleton_palette(&r->sk, use_models ? &r->models[i] : NULL, ref + i * nj, ref + i * nj),
+                     GPUSKIN_SUCCESS);
+        CHECK_EQ_INT(gpuskin_pack_lbs(ref + i * nj, r->joints, ref_lbs + i * nj * 12), GPUSKIN_SUCCESS);
+    }
+    memset(pal, 0xFF, ni * nj * sizeof(gpuskin_mat4));
+    memset(lbs, 0xFF, ni * nj * 12 * sizeof(float));
+    for (c = 0; c + 1 < ncuts; ++c) {
+        gpuskin_palette_batch_desc d;
+        memset(&d, 0, sizeof d);
+        d.skeleton = &r->sk;
+        d.first_instance = cuts[c];
+        d.instance_count = cuts[c + 1] - cuts[c];
+        d.models = use_models ? r->models : NULL;
+        d.local_poses = use_poses ? r->poses : NULL;
+        d.out_palettes = want_pal ? pal : NULL;
+        d.out_lbs = want_lbs ? lbs : NULL;
+        CHECK_EQ_INT(gpuskin_build_palettes(&d), GPUSKIN_SUCCESS);
+    }
+    for (i = 0; i < ni * nj && !bad; ++i) {
+        for (e = 0; e < 16 && want_pal; ++e) {
+            const double a = ref[i].m[e], b = pal[i].m[e];
+            if (!(fabs(a - b) <= 2e-5 * (1.0 + fabs(a)))) {
+                bad = 1;
+                fprintf(stderr, "  instance %zu joint %zu m[%zu]: reference %.9g, batch %.9g\n", i / nj, i % nj, e, a, b);
+                break;
+            }
+        }
+        for (e = 0; e < 12 && want_lbs; ++e) {
+            const double a = ref_lbs[i * 12 + e], b = lbs[i * 12 + e];
+            if (!(fabs(a - b) <= 2e-5 * (1.0 + fabs(a)))) {
+                bad = 1;
+                fprintf(stderr, "  instance %zu joint %zu lbs[%zu]: reference %.9g, batch %.9g\n", i / nj, i % nj, e, a, b);
+                break;
+            }
+        }
+    }
+    CHECK(!bad);
+    free(ref); free(pal); free(ref_lbs); free(lbs);
+}
+
+static void test_palettes_match_reference(void)
+{
+    const uint32_t joint_counts[] = {1, 5, 64, 65, 130};
+    size_t k;
+    for (k = 0; k < sizeof joint_counts / sizeof joint_counts[0]; ++k) {
+        tf_rig r;
+        const uint32_t all[2] = {0, 11};
+        tf_make_rig(&r, joint_counts[k], 11);
+        tf_check_palettes(&r, 1, 1, 1, 1, all, 2);
+        tf_check_palettes(&r, 0, 1, 1, 0, all, 2); /* no models, palettes only */
+        tf_check_palettes(&r, 1, 0, 0, 1, all, 2); /* rest pose, LBS only */
+        tf_free_rig(&r);
+    }
+}
+
+static void test_palettes_split_ranges(void)
+{
+    tf_rig r;
+    const uint32_t cuts_a[] = {0, 1, 2, 3, 7, 8, 13, 13, 20, 21};
+    const uint32_t cuts_b[] = {0, 5, 21};
+    const uint32_t cuts_c[] = {0, 4, 8, 12, 16, 20, 21};
+    tf_make_rig(&r, 23, 21);
+    tf_check_palettes(&r, 1, 1, 1, 1, cuts_a, (int)(sizeof cuts_a / sizeof cuts_a[0]));
+    tf_check_palettes(&r, 1, 1, 1, 1, cuts_b, (int)(sizeof cuts_b / sizeof cuts_b[0]));
+    tf_check_palettes(&r, 1, 1, 0, 1, cuts_c, (int)(sizeof cuts_c / sizeof cuts_c[0]));
+    tf_free_rig(&r);
+}
+
+/* Non-affine model, inverse bind or root parent: the reference path, same results. */
+static void test_palettes_non_affine(void)
+{
+    tf_rig r;
+    const uint32_t all[2] = {0, 9};
+    gpuskin_mat4 keep;
+    tf_make_rig(&r, 12, 9);
+    r.models[5].m[3] = 0.25f; /* a projective model in the second group only */
+    tf_check_palettes(&r, 1, 1, 1, 1, all, 2);
+    tf_check_palettes(&r, 1, 1, 0, 1, all, 2);
+    keep = r.sk.inverse_bind[7];
+    r.sk.inverse_bind[7].m[7] = 0.5f;
+    tf_check_palettes(&r, 1, 1, 1, 1, all, 2);
+    r.sk.inverse_bind[7] = keep;
+    tf_free_rig(&r);
+}
+
+/* Quaternions the normalisation must turn into the identity: zero, tiny, and so
+   large that |q|^2 overflows (finite input: no error). */
+static void test_palettes_odd_quaternions(void)
+{
+    tf_rig r;
+    const uint32_t all[2] = {0, 6};
+    tf_make_rig(&r, 9, 6);
+    r.poses[0 * 9 + 3].rotation.x = r.poses[0 * 9 + 3].rotation.y = 0.0f;
+    r.poses[0 * 9 + 3].rotation.z = r.poses[0 * 9 + 3].rotation.w = 0.0f;
+    r.poses[2 * 9 + 4].rotation.x = 1e-13f; r.poses[2 * 9 + 4].rotation.w = 0.0f;
+    r.poses[2 * 9 + 4].rotation.y = r.poses[2 * 9 + 4].rotation.z = 0.0f;
+    r.poses[5 * 9 + 8].rotation.x = 3e19f; r.poses[5 * 9 + 8].rotation.w = 3e19f;
+    tf_check_palettes(&r, 1, 1, 1, 1, all, 2);
+    tf_free_rig(&r);
+}
+
+static void test_palettes_errors(void)
+{
+    tf_rig r;
+    gpuskin_palette_batch_desc d;
+    gpuskin_mat4 *pal;
+    float *lbs;
+    gpuskin_skeleton empty;
+    tf_make_rig(&r, 70, 10);
+    pal = (gpuskin_mat4 *)malloc(10 * 70 * sizeof(gpuskin_mat4));
+    lbs = (float *)malloc(10 * 70 * 12 * sizeof(float));
+    memset(&d, 0, sizeof d);
+    d.skeleton = &r.sk;
+    d.instance_count = 10;
+    d.models = r.models;
+    d.local_poses = r.poses;
+    d.out_palettes = pal;
+    d.out_lbs = lbs;
+    CHECK_EQ_INT(gpuskin_build_palettes(&d), GPUSKIN_SUCCESS);
+    CHECK_EQ_INT(gpuskin_build_palettes(NULL), GPUSKIN_ERROR_NULL_ARGUMENT);
+    d.skeleton = NULL;
+    CHECK_EQ_INT(gpuskin_build_palettes(&d), GPUSKIN_ERROR_NULL_ARGUMENT);
+    memset(&empty, 0, sizeof empty);
+    d.skeleton = &empty;
+    CHECK_EQ_INT(gpuskin_build_palettes(&d), GPUSKIN_ERROR_NULL_ARGUMENT);
+    d.skeleton = &r.sk;
+    d.out_palettes = NULL;
+    d.out_lbs = NULL;
+    CHECK_EQ_INT(gpuskin_build_palettes(&d), GPUSKIN_ERROR_NULL_ARGUMENT);
+    d.out_palettes = pal;
+    d.out_lbs = lbs;
+    d.instance_count = 0;
+    CHECK_EQ_INT(gpuskin_build_palettes(&d), GPUSKIN_SUCCESS); /* an empty share of a job system */
+    d.first_instance = 0xFFFFFFF0u;
+    d.instance_count = 0x20u;
+    CHECK_EQ_INT(gpuskin_build_palettes(&d), GPUSKIN_ERROR_OVERFLOW);
+    d.first_instance = 0;
+    d.instance_count = 10;
+    r.poses[3 * 70 + 69].scale.y = (float)NAN;
+    CHECK_EQ_INT(gpuskin_build_palettes(&d), GPUSKIN_ERROR_NON_FINITE);
+    r.poses[3 * 70 + 69].scale.y = 1.0f;
+    r.poses[9 * 70 + 0].rotation.z = (float)INFINITY;
+    CHECK_EQ_INT(gpuskin_build_palettes(&d), GPUSKIN_ERROR_NON_FINITE);
+    r.poses[9 * 70 + 0].rotation.z = 0.0f;
+    r.poses[1 * 70 + 2].translation.x = (float)-INFINITY;
+    CHECK_EQ_INT(gpuskin_build_palettes(&d), GPUSKIN_ERROR_NON_FINITE);
+    r.poses[1 * 70 + 2].translation.x = 0.0f;
+    r.models[6].m[13] = (float)NAN;
+    CHECK_EQ_INT(gpuskin_build_palettes(&d), GPUSKIN_ERROR_NON_FINITE);
+    d.models = NULL;
+    CHECK_EQ_INT(gpuskin_build_palettes(&d), GPUSKIN_SUCCESS);
+    r.poses[4 * 70 + 10].scale.x = 1e30f; /* finite inputs, overflowing globals */
+    r.poses[4 * 70 + 10].translation.x = 1e30f;
+    d.out_palettes = NULL;
+    CHECK_EQ_INT(gpuskin_build_palettes(&d), gpuskin_skeleton_globals(&r.sk, r.poses + 4 * 70, pal) != GPUSKIN_SUCCESS
+                                                 ? GPUSKIN_ERROR_NON_FINITE
+                                                 : gpuskin_skeleton_palette(&r.sk, NULL, pal, pal));
+    free(pal);
+    free(lbs);
+    tf_free_rig(&r);
+}
+
+int main(int argc, char **argv)
+{
+    TEST_INIT(argc, argv);
+    tf_seed(20261202u);
+#ifdef GPUSKIN__FAST_SSE2
+    printf("fast path: SSE2\n");
+#else
+    printf("fast path: portable (oracle)\n");
+#endif
+    RUN_TEST(test_lbs_rigid);
+    RUN_TEST(test_lbs_scaled_mirrored_degenerate);
+    RUN_TEST(test_dqs_rigid);
+    RUN_TEST(test_dqs_residual);
+    RUN_TEST(test_dqs_antipodal_and_ties);
+    RUN_TEST(test_singular_blends);
+    RUN_TEST(test_scan_false_positives);
+    RUN_TEST(test_exact_allocations);
+    RUN_TEST(test_every_validation_error);
+    RUN_TEST(test_palettes_match_reference);
+    RUN_TEST(test_palettes_split_ranges);
+    RUN_TEST(test_palettes_non_affine);
+    RUN_TEST(test_palettes_odd_quaternions);
+    RUN_TEST(test_palettes_errors);
+    return TEST_REPORT();
+}
