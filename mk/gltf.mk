@@ -53,3 +53,26 @@ $(BUILD)/test_gltf: $(BUILD)/test_gltf.o $(BUILD)/gltf_model.o $(BUILD)/gltf_gpu
 
 TESTS += "GPUSKIN_CLI=$(BUILD)/gpuskin $(BUILD)/test_gltf"
 TEST_DEPS += $(BUILD)/test_gltf $(BUILD)/gpuskin
+
+# The CLI again under AddressSanitizer + UBSan, for the malformed-file tests.
+GLTF_SAN_DIR := $(BUILD)/gltf_san
+
+$(GLTF_SAN_DIR)/gltf_model.o: tools/gltf_model.cpp tools/gltf_model.h gpuskin.h
+	@mkdir -p $(GLTF_SAN_DIR)
+	$(CXX) $(CXXFLAGS) $(SAN) $(GLTF_CXXFLAGS) -DGPUSKIN_NO_VULKAN -c $< -o $@
+
+$(GLTF_SAN_DIR)/gpuskin_cli.o: tools/gpuskin_cli.cpp $(GLTF_CLI_HDRS)
+	@mkdir -p $(GLTF_SAN_DIR)
+	$(CXX) $(CXXFLAGS) $(SAN) $(GLTF_CXXFLAGS) -DGPUSKIN_CLI_GPU -c $< -o $@
+
+$(GLTF_SAN_DIR)/gltf_gpuskin_vk.o: gpuskin.h gpuskin_vulkan.inc gpuskin_shaders.h
+	@mkdir -p $(GLTF_SAN_DIR)
+	$(CC) $(CFLAGS) $(SAN) $(GLTF_CFLAGS) -x c -include volk.h -DGPUSKIN_IMPLEMENTATION \
+	    -DGPUSKIN_VULKAN_INC_AVAILABLE -c $< -o $@
+
+$(BUILD)/gpuskin_asan: $(GLTF_SAN_DIR)/gpuskin_cli.o $(GLTF_SAN_DIR)/gltf_model.o $(GLTF_SAN_DIR)/gltf_gpuskin_vk.o \
+                       $(BUILD)/gltf_vk_setup.o $(BUILD)/volk.o
+	$(CXX) $(CXXFLAGS) $(SAN) $^ -o $@ $(VK_LIBS)
+
+TESTS += "bash tests/test_gltf.sh $(BUILD)"
+TEST_DEPS += $(BUILD)/gpuskin $(BUILD)/gpuskin_asan $(BUILD)/make_fixtures

@@ -24,6 +24,9 @@
 
 #include "gltf_model.h"
 
+#include <sys/stat.h>
+
+#include <cerrno>
 #include <cmath>
 #include <cstdio>
 #include <cstring>
@@ -49,7 +52,7 @@ std::string S(size_t v) { return std::to_string(v); }
 
 // Largest element count an accessor without a bufferView may ask for (all zeros):
 // a guard against a file that asks for gigabytes of nothing.
-const size_t kMaxZeroCount = size_t(1) << 26;
+const size_t kMaxZeroCount = size_t(1) << 24;
 
 bool add_ok(size_t a, size_t b, size_t *r) { return !__builtin_add_overflow(a, b, r); }
 bool mul_ok(size_t a, size_t b, size_t *r) { return !__builtin_mul_overflow(a, b, r); }
@@ -218,7 +221,7 @@ AccessorData read_accessor(const tinygltf::Model &m, int index, const std::strin
                                                                       a.componentType, a.normalized);
         }
     } else {
-        if (a.count > kMaxZeroCount)
+        if (a.count > kMaxZeroCount / size_t(comps))
             fail(w + ": count " + S(a.count) + " without a bufferView is implausibly large");
         total = a.count * size_t(comps);
         out.v.assign(total, 0.0);
@@ -455,7 +458,37 @@ bool ends_with(const std::string &s, const char *suffix) {
     return true;
 }
 
+// glTF's own JSON nests a handful of levels; `extras` may nest more. tinygltf turns
+// extras into its Value type recursively, so a file nested a hundred thousand levels
+// deep would overflow the stack there: such JSON is refused before parsing.
+const int kMaxJsonDepth = 512;
+
+void check_json_depth(const unsigned char *text, size_t n) {
+    int depth = 0;
+    bool in_string = false, escaped = false;
+    for (size_t i = 0; i < n; ++i) {
+        unsigned char c = text[i];
+        if (in_string) {
+            if (escaped)
+                escaped = false;
+            else if (c == '\\')
+                escaped = true;
+            else if (c == '"')
+                in_string = false;
+        } else if (c == '"') {
+            in_string = true;
+        } else if (c == '[' || c == '{') {
+            if (++depth > kMaxJsonDepth) fail("JSON nested deeper than " + std::to_string(kMaxJsonDepth) + " levels");
+        } else if (c == ']' || c == '}') {
+            --depth;
+        }
+    }
+}
+
 void load_tinygltf(const std::string &path, tinygltf::Model *m) {
+    struct stat sb;
+    if (stat(path.c_str(), &sb) != 0) fail(std::string("cannot open file: ") + std::strerror(errno));
+    if (!S_ISREG(sb.st_mode)) fail("not a regular file");
     std::ifstream f(path, std::ios::binary);
     if (!f) fail("cannot open file");
     std::vector<unsigned char> bytes((std::istreambuf_iterator<char>(f)), std::istreambuf_iterator<char>());
@@ -476,6 +509,9 @@ void load_tinygltf(const std::string &path, tinygltf::Model *m) {
                  S(bytes.size()));
         if (uint64_t(chunk0) + 20u > length)
             fail("truncated GLB: the JSON chunk (" + std::to_string(chunk0) + " bytes) runs past the end");
+        check_json_depth(bytes.data() + 20, chunk0);
+    } else {
+        check_json_depth(bytes.data(), bytes.size());
     }
     tinygltf::TinyGLTF loader;
     loader.SetImageLoader(no_image_loader, nullptr);

@@ -247,12 +247,14 @@ int cmd_info(const Options &o) {
             used += m.skins[s].clips[a].clip.channel_count;
         }
         std::string buf;
-        std::printf("  clip %u %s: %g .. %g s (duration %g s), %u channels (%u on joints), %s\n", a,
+        std::printf("  clip %u %s: %g .. %g s (duration %g s), %u channel%s (%u on joints), %s\n", a,
                     quoted(c0->name).c_str(), double(c0->start), double(c0->end), double(c0->end - c0->start),
-                    c0->animation_channels, used, interp_names(bits, &buf));
+                    c0->animation_channels, c0->animation_channels == 1 ? "" : "s", used, interp_names(bits, &buf));
         if (m.skin_count > 1)
-            for (uint32_t s = 0; s < m.skin_count; ++s)
-                std::printf("    skin %u: %u channels\n", s, m.skins[s].clips[a].clip.channel_count);
+            for (uint32_t s = 0; s < m.skin_count; ++s) {
+                uint32_t n = m.skins[s].clips[a].clip.channel_count;
+                std::printf("    skin %u: %u channel%s\n", s, n, n == 1 ? "" : "s");
+            }
     }
     return 0;
 }
