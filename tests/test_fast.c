@@ -430,6 +430,37 @@ static void test_scan_false_positives(void)
     tf_free_palettes(&p);
 }
 
+/* Denormal weights count as 0 (the oracle flushes them, as GPUs may): positive and
+   negative ones, with garbage joint indices, alone (an unweighted vertex) or beside
+   real weights; and the pivot of DQS ignores them. */
+static void test_denormal_weights(void)
+{
+    tf_palettes p;
+    tf_layout lay;
+    tf_mesh m;
+    size_t v;
+    int word;
+    memset(&lay, 0, sizeof lay);
+    lay.sets = 2; lay.normals = 1; lay.jt = GPUSKIN_JOINT_U16;
+    tf_make_palettes(&p, 9, 0xFu);
+    tf_make_mesh(&m, 61, &lay, 9, 2.0f);
+    for (v = 0; v < m.n; ++v) {
+        const float tiny = v % 2 ? 1e-39f : -1e-40f;
+        tf_put_float(&m.s.weights[v % 3 == 0], 16, v, (int)(v % 4), tiny);
+        tf_put_joint(&m, v % 3 == 0, v, (int)(v % 4), 40000u); /* garbage, and never read */
+        if (v % 7 == 0) { /* nothing but denormals: the bind pose */
+            int c;
+            for (c = 0; c < 4; ++c) {
+                tf_put_float(&m.s.weights[0], 16, v, c, c == 1 ? 3e-39f : 0.0f);
+                tf_put_float(&m.s.weights[1], 16, v, c, 0.0f);
+            }
+        }
+    }
+    for (word = 0; word < 2; ++word) tf_compare(tf_desc(&m, &p, word ? p.dq_word : 0u), m.n, 0, 2.0f);
+    tf_free_mesh(&m);
+    tf_free_palettes(&p);
+}
+
 /* Every stream in its own allocation of exactly n elements, inputs and outputs, so
    that ASan sees any read or write past the last element (the path reads 16 bytes
    for a float[3] only when another element follows). */
@@ -530,6 +561,9 @@ static void test_every_validation_error(void)
     TF_ERR(GPUSKIN_ERROR_INVALID_METHOD, d.method_word = 2);
     TF_ERR(GPUSKIN_ERROR_INVALID_METHOD, d.method_word = GPUSKIN_METHOD_LBS | GPUSKIN_METHOD_RESIDUAL_BIT);
     TF_ERR(GPUSKIN_ERROR_INVALID_METHOD, d.method_word = GPUSKIN_METHOD_DQS | 0x100u);
+    TF_ERR(GPUSKIN_ERROR_PALETTE_SIZE, d.palette_joint_count = 11);
+    TF_ERR(GPUSKIN_SUCCESS, d.palette_joint_count = 10);
+    TF_ERR(GPUSKIN_ERROR_PALETTE_SIZE, (d.palette_joint_count = 3, d.streams.vertex_count = 0)); /* checked first */
     TF_ERR(GPUSKIN_ERROR_INVALID_COUNT, d.streams.vertex_count = 0);
     TF_ERR(GPUSKIN_ERROR_INVALID_COUNT, d.joint_count = 0);
     TF_ERR(GPUSKIN_ERROR_INVALID_COUNT, d.joint_count = GPUSKIN_MAX_JOINTS + 1);
@@ -897,6 +931,7 @@ int main(int argc, char **argv)
     RUN_TEST(test_dqs_antipodal_and_ties);
     RUN_TEST(test_singular_blends);
     RUN_TEST(test_scan_false_positives);
+    RUN_TEST(test_denormal_weights);
     RUN_TEST(test_exact_allocations);
     RUN_TEST(test_every_validation_error);
     RUN_TEST(test_palettes_match_reference);
