@@ -64,7 +64,8 @@ const char *kValid[] = {"SimpleSkin.gltf",
                         "synthetic/root_under_transformed_parent.gltf",
                         "synthetic/no_inverse_bind.gltf",
                         "synthetic/child_before_parent.gltf",
-                        "synthetic/interleaved_sparse.glb"};
+                        "synthetic/interleaved_sparse.glb",
+                        "synthetic/quantized_positions.gltf"};
 
 const char *kMalformed[] = {"truncated.glb",
                             "header_only.glb",
@@ -587,6 +588,17 @@ void test_synthetic_structure() {
         CHECK(m.m && m.m->skinned_nodes[0].primitives[0].streams.influence_sets == 2);
     }
     {
+        Model m(std::string(kSynth) + "quantized_positions.gltf");
+        CHECK(m.m);
+        if (m.m) {  // SHORT centimetres and normalised BYTE normals, converted to float
+            const gpuskin_vertex_streams &st = m.m->skinned_nodes[0].primitives[0].streams;
+            const float *p = static_cast<const float *>(st.positions.data), *n = static_cast<const float *>(st.normals.data);
+            CHECK_NEAR(p[0], 25.0, 0);
+            CHECK_NEAR(p[4 * 3 + 1], 50.0, 0);
+            CHECK_NEAR(n[0], 90.0 / 127.0, 1e-7);
+        }
+    }
+    {
         Model m(std::string(kSynth) + "interleaved_sparse.glb");
         CHECK(m.m);
         if (m.m) {
@@ -746,8 +758,8 @@ void check_model_against_reference(const char *file) {
     Model m(path);
     CHECK(m.m);
     if (!m.m) return;
-    double size = std::max(1.0, double(gltf_model_size(m.m)));
-    double worst_p = 0, worst_n = 0, worst_t = 0;
+    double size = 0, worst_p = 0, worst_n = 0, worst_t = 0;
+    double lo[3] = {INFINITY, INFINITY, INFINITY}, hi[3] = {-INFINITY, -INFINITY, -INFINITY};
     for (uint32_t c = 0; c < m.m->animation_count; ++c) {
         double end = m.m->skins[0].clips[c].end;
         double times[] = {0.0, end * 0.37, end * 0.5 + 0.013, end, end + 1.0};
@@ -768,6 +780,10 @@ void check_model_against_reference(const char *file) {
                 for (size_t p = 0; p < ref[n].prims.size() && p < jn["primitives"].size(); ++p) {
                     const nlohmann::json &jp = jn["primitives"][p];
                     CHECK(jp["vertex_count"] == ref[n].prims[p].pos.size() / 3);
+                    for (size_t k = 0; k < ref[n].prims[p].pos.size(); ++k) {
+                        lo[k % 3] = std::min(lo[k % 3], ref[n].prims[p].pos[k]);
+                        hi[k % 3] = std::max(hi[k % 3], ref[n].prims[p].pos[k]);
+                    }
                     worst_p = std::max(worst_p, worst(jp["positions"], ref[n].prims[p].pos));
                     worst_n = std::max(worst_n, worst(jp["normals"], ref[n].prims[p].nrm));
                     if (!ref[n].prims[p].tan.empty()) worst_t = std::max(worst_t, worst(jp["tangents"], ref[n].prims[p].tan));
@@ -776,6 +792,8 @@ void check_model_against_reference(const char *file) {
             }
         }
     }
+    for (int k = 0; k < 3; ++k) size += (hi[k] - lo[k]) * (hi[k] - lo[k]);
+    size = std::max(1.0, std::sqrt(size));  // world-space size of every posed vertex
     std::printf("     %-42s worst |cli - reference|: positions %.2g (size %.3g), normals %.2g, tangents %.2g\n", file,
                 worst_p, size, worst_n, worst_t);
     CHECK(worst_p <= 5e-6 * size);

@@ -673,9 +673,34 @@ void build_skin(const tinygltf::Model &m, const NodeInfo &ni, size_t si, SkinSto
 
 // ---------------------------------------------------------------- meshes
 
+bool uses_extension(const tinygltf::Model &m, const char *name) {
+    for (const std::string &e : m.extensionsUsed)
+        if (e == name) return true;
+    for (const std::string &e : m.extensionsRequired)
+        if (e == name) return true;
+    return false;
+}
+
+// POSITION/NORMAL/TANGENT are FLOAT, or with KHR_mesh_quantization the (normalised)
+// integer types that extension allows; read_accessor has already converted them.
+void expect_vertex_type(const tinygltf::Model &m, const AccessorData &d, const char *attr, const std::string &what) {
+    if (d.component_type == TINYGLTF_COMPONENT_TYPE_FLOAT) return;
+    if (uses_extension(m, "KHR_mesh_quantization")) {
+        bool small = d.component_type == TINYGLTF_COMPONENT_TYPE_BYTE || d.component_type == TINYGLTF_COMPONENT_TYPE_SHORT;
+        bool usmall = d.component_type == TINYGLTF_COMPONENT_TYPE_UNSIGNED_BYTE ||
+                      d.component_type == TINYGLTF_COMPONENT_TYPE_UNSIGNED_SHORT;
+        if (std::strcmp(attr, "POSITION") == 0 ? (small || usmall) : (small && d.normalized)) return;
+    }
+    fail(what + " (accessor " + std::to_string(d.index) + "): componentType " + ctype_name(d.component_type) +
+         (d.normalized ? " normalized" : "") + " is not allowed" +
+         (uses_extension(m, "KHR_mesh_quantization") ? " (KHR_mesh_quantization)" : " (FLOAT expected)"));
+}
+
 void convert_primitive(const tinygltf::Model &m, int mesh, size_t pi, PrimStore *ps) {
     const tinygltf::Primitive &p = m.meshes[size_t(mesh)].primitives[pi];
     std::string w = "mesh " + std::to_string(mesh) + " primitive " + S(pi);
+    if (p.extensions.count("KHR_draco_mesh_compression"))
+        fail(w + ": Draco-compressed (KHR_draco_mesh_compression), which this loader does not decode");
     auto attr = [&](const char *name) -> int {
         auto it = p.attributes.find(name);
         return it == p.attributes.end() ? -1 : it->second;
@@ -683,7 +708,7 @@ void convert_primitive(const tinygltf::Model &m, int mesh, size_t pi, PrimStore 
     if (attr("POSITION") < 0) fail(w + ": has no POSITION");
     AccessorData pos = read_accessor(m, attr("POSITION"), w + " POSITION");
     expect_type(pos, TINYGLTF_TYPE_VEC3, w + " POSITION");
-    expect_float(pos, w + " POSITION");
+    expect_vertex_type(m, pos, "POSITION", w + " POSITION");
     size_t vc = pos.count;
     if (vc == 0) fail(w + ": POSITION has no vertices");
     if (vc > 0xffffffffu) fail(w + ": more than 2^32 vertices");
@@ -695,14 +720,14 @@ void convert_primitive(const tinygltf::Model &m, int mesh, size_t pi, PrimStore 
     if (attr("NORMAL") >= 0) {
         AccessorData d = read_accessor(m, attr("NORMAL"), w + " NORMAL");
         expect_type(d, TINYGLTF_TYPE_VEC3, w + " NORMAL");
-        expect_float(d, w + " NORMAL");
+        expect_vertex_type(m, d, "NORMAL", w + " NORMAL");
         same_count(d, "NORMAL");
         ps->nrm.assign(d.v.begin(), d.v.end());
     }
     if (attr("TANGENT") >= 0) {
         AccessorData d = read_accessor(m, attr("TANGENT"), w + " TANGENT");
         expect_type(d, TINYGLTF_TYPE_VEC4, w + " TANGENT");
-        expect_float(d, w + " TANGENT");
+        expect_vertex_type(m, d, "TANGENT", w + " TANGENT");
         same_count(d, "TANGENT");
         ps->tan.assign(d.v.begin(), d.v.end());
     }
@@ -885,6 +910,12 @@ Internal *load(const std::string &path) {
     std::unique_ptr<Internal> in(new Internal());
     tinygltf::Model &m = in->model;
     load_tinygltf(path, &m);
+
+    // glTF: a loader must refuse a file that requires an extension it does not support.
+    // Only extensions that change geometry, skins or animation matter to skinning.
+    for (const std::string &e : m.extensionsRequired)
+        if (e == "KHR_draco_mesh_compression" || e == "EXT_meshopt_compression" || e == "KHR_meshopt_compression")
+            fail("requires " + e + ", which this loader does not decode");
 
     NodeInfo ni;
     build_nodes(m, &ni);

@@ -24,7 +24,10 @@
      POSITION, NORMAL, TANGENT, JOINTS_0/1 (u8 when every set is u8, else u16),
      WEIGHTS_0/1 as float (normalised u8/u16 converted). All arrays are copied out
      tightly packed, so strides, offsets and alignment of the file do not matter.
-     Sparse accessors are applied. Indices (u8/u16/u32) become uint32_t.
+     Sparse accessors are applied. Indices (u8/u16/u32) become uint32_t. With
+     KHR_mesh_quantization, integer POSITION and normalised BYTE/SHORT NORMAL and
+     TANGENT are converted to float. A file that requires Draco or meshopt
+     compression is refused (those are not decoded here).
      A mesh used by several skinned nodes is converted once and shared.
      The skinned node's own transform is NOT applied (glTF 2.0, "Skins").
    - Every animation becomes one gpuskin_clip per skin (clip k of every skin is

@@ -642,8 +642,8 @@ int cmd_verify(const Options &o) {
     std::vector<std::unique_ptr<Skeleton>> skels;
     init_skeletons(m, &skels);
 
-    // Model size: the larger diagonal of the bind-pose box and of each clip's posed boxes.
-    double bind_size = gltf_model_size(&m);
+    // Model size: the diagonal of the box around every posed (world-space) vertex the
+    // oracle produced for the clip; the bind pose can be in other units (quantised meshes).
     // Normals and tangents are unit directions: their tolerance does not scale.
     const double dir_tol = 1e-5;
     std::printf("verify %s on %s: %u skinned node%s\n", o.model.c_str(), gpu->device_name().c_str(),
@@ -702,7 +702,8 @@ int cmd_verify(const Options &o) {
         }
         double posed = 0;
         for (int k = 0; k < 3; ++k) posed += double(hi[k] - lo[k]) * double(hi[k] - lo[k]);
-        double size = std::max(bind_size, std::sqrt(posed));
+        double size = std::sqrt(posed);
+        if (!(size > 0)) size = 1;
         double tol = 1e-5 * size;
         bool ok = worst[0] <= tol && worst[1] <= tol && worst_dir[0] <= dir_tol && worst_dir[1] <= dir_tol;
         all_ok = all_ok && ok;

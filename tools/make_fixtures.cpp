@@ -836,6 +836,52 @@ void interleaved_sparse() {
     save(b.m, "interleaved_sparse.glb");
 }
 
+// KHR_mesh_quantization: POSITION as SHORT in centimetres (not normalised), NORMAL as
+// normalised BYTE. The skinned node's transform is ignored, so the dequantising scale
+// rides in the inverse bind matrices, as gltfpack writes it.
+void quantized() {
+    Builder b;
+    b.m.extensionsUsed = {"KHR_mesh_quantization"};
+    b.m.extensionsRequired = {"KHR_mesh_quantization"};
+    int body = skinned_node(b, "body", -1, -1);
+    b.root(body);
+    std::vector<int> j = chain(b, 3, 1.0);
+    Geometry g = tube(0, 3, 7, 0.25);
+    tinygltf::Primitive p;
+    p.mode = TINYGLTF_MODE_TRIANGLES;
+    std::vector<int16_t> qp;
+    std::vector<int8_t> qn;
+    for (float f : g.pos) qp.push_back(int16_t(std::lround(f * 100)));
+    for (float f : g.nrm) qn.push_back(int8_t(std::lround(f * 127)));
+    // VEC3 of 16-bit values: pad each element to 8 bytes (byteStride 8), as the extension requires
+    std::vector<int16_t> qp4;
+    std::vector<int8_t> qn_pad;
+    for (size_t v = 0; v < g.vertex_count(); ++v) {
+        qp4.insert(qp4.end(), {qp[v * 3], qp[v * 3 + 1], qp[v * 3 + 2], 0});
+        qn_pad.insert(qn_pad.end(), {qn[v * 3], qn[v * 3 + 1], qn[v * 3 + 2], 0});
+    }
+    int pv = b.view(qp4.data(), qp4.size() * 2, 8, TINYGLTF_TARGET_ARRAY_BUFFER);
+    int pa = b.accessor(pv, 0, TINYGLTF_COMPONENT_TYPE_SHORT, TINYGLTF_TYPE_VEC3, g.vertex_count());
+    std::vector<float> mm(qp.begin(), qp.end());
+    b.set_minmax(pa, mm, 3);
+    p.attributes["POSITION"] = pa;
+    int nv = b.view(qn_pad.data(), qn_pad.size(), 4, TINYGLTF_TARGET_ARRAY_BUFFER);
+    p.attributes["NORMAL"] = b.accessor(nv, 0, TINYGLTF_COMPONENT_TYPE_BYTE, TINYGLTF_TYPE_VEC3, g.vertex_count(), true);
+    add_influences(b, p, chain_influences(g, 3, 1.0), SkinAttrs());
+    p.indices = b.ints(std::vector<uint16_t>(g.idx.begin(), g.idx.end()), TINYGLTF_COMPONENT_TYPE_UNSIGNED_SHORT,
+                       TINYGLTF_TYPE_SCALAR, false, TINYGLTF_TARGET_ELEMENT_ARRAY_BUFFER);
+    int mesh = b.mesh("tube_quantized", {p});
+    std::vector<M4> ibm;
+    for (int k = 0; k < 3; ++k) ibm.push_back(mul(inverse_affine(b.global(j[size_t(k)])), trs({0, 0, 0}, qid(), {0.01, 0.01, 0.01})));
+    int skin = b.skin("chain", j, true, &ibm);
+    b.m.nodes[size_t(body)].mesh = mesh;
+    b.m.nodes[size_t(body)].skin = skin;
+    int a = b.animation("bend");
+    b.channel(a, j[1], "rotation", "LINEAR", {0.f, 1.f}, qv({qid(), axis_angle({0, 0, 1}, 60)}));
+    b.channel(a, j[2], "scale", "LINEAR", {0.f, 1.f}, vv({{1, 1, 1}, {1.5, 1, 0.5}}));
+    save(b.m, "quantized_positions.gltf");
+}
+
 // ---------------------------------------------------------------- malformed
 
 void malformed() {
@@ -935,6 +981,7 @@ int main(int argc, char **argv) {
     no_inverse_bind();
     child_before_parent();
     interleaved_sparse();
+    quantized();
     malformed();
     if (g_errors) return 1;
     std::printf("make_fixtures: wrote the fixtures to %s\n", g_out.c_str());
