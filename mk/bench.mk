@@ -57,3 +57,27 @@ bench-cpu: $(BUILD)/bench_cpu
 test-fast: $(BUILD)/test_fast $(BUILD)/test_fast_cpp $(BUILD)/test_fast_san $(BUILD)/test_fast_nosimd $(BUILD)/bench_cpu
 	@bash tests/run_all.sh "$(BUILD)/test_fast" "$(BUILD)/test_fast_cpp" "$(BUILD)/test_fast_san" \
 	    "$(BUILD)/test_fast_nosimd" "$(BUILD)/bench_cpu --quick"
+
+# ---- GPU benchmark -------------------------------------------------------------
+# bench/fill.comp (the write-bandwidth ceiling) becomes a SPIR-V array at build time.
+$(BUILD)/bench_fill_spv.h: bench/fill.comp | $(BUILD)
+	glslangValidator -V --target-env vulkan1.2 --vn bench_fill_spv -o $@ $< >/dev/null
+
+BENCH_GPU_HDRS := gpuskin.h gpuskin_vulkan.inc gpuskin_shaders.h gpuskin_cpu_fast.inc examples/common/vk_setup.h \
+                  tools/gltf_model.h $(BUILD)/bench_fill_spv.h mk/bench.mk
+
+$(BUILD)/bench_gpu.o: bench/bench_gpu.c $(BENCH_GPU_HDRS) | $(BUILD)
+	$(CC) $(CFLAGS) -std=c99 $(WARN) -I. -I$(BUILD) -c $< -o $@
+
+# gltf_model.o (tinygltf, C++) comes from mk/gltf.mk: link as C++.
+$(BUILD)/bench_gpu: $(BUILD)/bench_gpu.o $(BUILD)/gltf_model.o $(BUILD)/volk.o
+	$(CXX) $(CXXFLAGS) $^ -o $@ $(VK_LIBS)
+
+all: $(BUILD)/bench_gpu
+TESTS += "$(BUILD)/bench_gpu --quick"
+TEST_DEPS += $(BUILD)/bench_gpu
+
+# The full GPU run, here: make bench-gpu (figures in build/bench_gpu.csv)
+.PHONY: bench-gpu
+bench-gpu: $(BUILD)/bench_gpu
+	$(BUILD)/bench_gpu --csv $(BUILD)/bench_gpu.csv
