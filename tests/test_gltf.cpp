@@ -588,6 +588,17 @@ void test_synthetic_structure() {
         CHECK(m.m && m.m->skinned_nodes[0].primitives[0].streams.influence_sets == 2);
     }
     {
+        Model m(std::string(kSynth) + "animated_ancestor.gltf");
+        CHECK(m.m);
+        if (m.m) {  // the Armature's channel is counted and left out; the joint's is kept
+            CHECK_EQ_INT(m.m->skins[0].clips[0].ignored_ancestor_channels, 1);
+            CHECK_EQ_INT(m.m->skins[0].clips[0].clip.channel_count, 1);
+            CHECK_NEAR(m.m->skins[0].desc.root_parent_globals[0].m[13], 1.0, 0);
+        }
+        Model s(std::string(kSynth) + "shared_mesh_two_skins.gltf");  // a channel on a non-ancestor
+        CHECK(s.m && s.m->skins[0].clips[0].ignored_ancestor_channels == 0);
+    }
+    {
         Model m(std::string(kSynth) + "quantized_positions.gltf");
         CHECK(m.m);
         if (m.m) {  // SHORT centimetres and normalised BYTE normals, converted to float

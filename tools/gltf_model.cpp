@@ -951,6 +951,10 @@ Internal *load(const std::string &path) {
         SkinStore &sk = in->skins[si];
         std::map<int, uint32_t> joint_of_node;
         for (size_t j = 0; j < sk.joint_nodes.size(); ++j) joint_of_node[int(sk.joint_nodes[j])] = uint32_t(j);
+        std::vector<char> ancestor(m.nodes.size(), 0);  // non-joint nodes above a joint
+        for (uint32_t jn : sk.joint_nodes)
+            for (int p = ni.parent[jn]; p != -1 && !ancestor[size_t(p)]; p = ni.parent[size_t(p)])
+                if (!joint_of_node.count(p)) ancestor[size_t(p)] = 1;
         for (size_t ai = 0; ai < m.animations.size(); ++ai) {
             const tinygltf::Animation &a = m.animations[ai];
             sk.clips.emplace_back();
@@ -963,8 +967,12 @@ Internal *load(const std::string &path) {
             pc.end = anim_end[ai];
             for (size_t ci = 0; ci < a.channels.size(); ++ci) {
                 const tinygltf::AnimationChannel &c = a.channels[ci];
+                bool trs = c.target_path == "translation" || c.target_path == "rotation" || c.target_path == "scale";
                 auto it = joint_of_node.find(c.target_node);
-                if (it == joint_of_node.end()) continue;
+                if (it == joint_of_node.end()) {
+                    if (trs && c.target_node >= 0 && ancestor[size_t(c.target_node)]) ++pc.ignored_ancestor_channels;
+                    continue;
+                }
                 gpuskin_path path;
                 if (c.target_path == "translation")
                     path = GPUSKIN_PATH_TRANSLATION;

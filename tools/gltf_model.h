@@ -32,7 +32,8 @@
      The skinned node's own transform is NOT applied (glTF 2.0, "Skins").
    - Every animation becomes one gpuskin_clip per skin (clip k of every skin is
      animation k): channels targeting joints of that skin, with the joint index
-     within the skin; channels on other nodes (and `weights` channels) are left out.
+     within the skin; channels on other nodes (and `weights` channels) are left out
+     (gltf_model_clip.ignored_ancestor_channels counts those on a joint's ancestor).
      Rotation outputs in normalised integer types are converted to float.
    - Everything is validated before use: indices of every object, accessor and
      bufferView bounds (with overflow checks), component types, counts, node
@@ -64,6 +65,11 @@ typedef struct gltf_model_clip {
     uint32_t animation_channels;   /* all channels of the animation, any target */
     float start, end;              /* first and last key time over the whole animation */
     uint32_t interpolations;       /* GLTF_MODEL_INTERP_BIT of each sampler used by `clip` */
+    /* Channels of the animation on a non-joint ANCESTOR of this skin's joints (e.g. an
+       animated "Armature" node). glTF would move the skeleton with them; gpuskin's
+       skeleton takes such ancestors as the fixed root_parent_globals, so they are left
+       out and their rest transform is used. Reported so a tool can warn. */
+    uint32_t ignored_ancestor_channels;
 } gltf_model_clip;
 
 typedef struct gltf_model_skin {

@@ -211,6 +211,12 @@ int cmd_info(const Options &o) {
         for (uint32_t j = 0; j < sk.joint_count; ++j) roots += sk.desc.parents[j] < 0;
         std::printf("  skin %u %s: %u joints, %u root%s, inverseBindMatrices %s\n", s, quoted(sk.name).c_str(),
                     sk.joint_count, roots, roots == 1 ? "" : "s", sk.has_inverse_bind ? "yes" : "no (identity)");
+        std::string names;
+        for (uint32_t j = 0; j < sk.joint_count; ++j) {
+            names += (j ? ", " : "") + std::to_string(j) + " " + quoted(sk.joint_names[j]);
+            if (sk.desc.parents[j] >= 0) names += "<" + std::to_string(sk.desc.parents[j]);
+        }
+        std::printf("    joints (index \"name\"<parent): %s\n", names.c_str());
     }
     uint32_t total_vertices = 0;
     std::printf("skinned nodes: %u\n", m.skinned_node_count);
@@ -250,6 +256,13 @@ int cmd_info(const Options &o) {
         std::printf("  clip %u %s: %g .. %g s (duration %g s), %u channel%s (%u on joints), %s\n", a,
                     quoted(c0->name).c_str(), double(c0->start), double(c0->end), double(c0->end - c0->start),
                     c0->animation_channels, c0->animation_channels == 1 ? "" : "s", used, interp_names(bits, &buf));
+        for (uint32_t s = 0; s < m.skin_count; ++s)
+            if (m.skins[s].clips[a].ignored_ancestor_channels)
+                std::printf("    note: %u channel%s animate%s a non-joint ancestor of skin %u's joints; glTF would "
+                            "move the skeleton with it, gpuskin keeps its rest transform\n",
+                            m.skins[s].clips[a].ignored_ancestor_channels,
+                            m.skins[s].clips[a].ignored_ancestor_channels == 1 ? "" : "s",
+                            m.skins[s].clips[a].ignored_ancestor_channels == 1 ? "s" : "", s);
         if (m.skin_count > 1)
             for (uint32_t s = 0; s < m.skin_count; ++s) {
                 uint32_t n = m.skins[s].clips[a].clip.channel_count;

@@ -836,6 +836,27 @@ void interleaved_sparse() {
     save(b.m, "interleaved_sparse.glb");
 }
 
+// An animation that moves the non-joint "Armature" above the root joint. glTF would
+// move the skeleton with it; gpuskin's skeleton keeps root parents fixed, so the loader
+// leaves the channel out and counts it (gltf_model_clip.ignored_ancestor_channels).
+void animated_ancestor() {
+    Builder b;
+    int body = skinned_node(b, "body", -1, -1);
+    b.root(body);
+    int arm = b.node("Armature", {0, 1, 0});
+    b.root(arm);
+    std::vector<int> j = chain(b, 2, 1.0, "joint", arm);
+    Geometry g = tube(0, 2, 5, 0.25);
+    int mesh = b.mesh("tube", {primitive(b, g, chain_influences(g, 2, 1.0), SkinAttrs())});
+    int skin = b.skin("chain", j);
+    b.m.nodes[size_t(body)].mesh = mesh;
+    b.m.nodes[size_t(body)].skin = skin;
+    int a = b.animation("sway");
+    b.channel(a, arm, "rotation", "LINEAR", {0.f, 1.f}, qv({qid(), axis_angle({0, 0, 1}, 30)}));
+    b.channel(a, j[1], "rotation", "LINEAR", {0.f, 1.f}, qv({qid(), axis_angle({1, 0, 0}, 30)}));
+    save(b.m, "animated_ancestor.gltf");
+}
+
 // KHR_mesh_quantization: POSITION as SHORT in centimetres (not normalised), NORMAL as
 // normalised BYTE. The skinned node's transform is ignored, so the dequantising scale
 // rides in the inverse bind matrices, as gltfpack writes it.
@@ -982,6 +1003,7 @@ int main(int argc, char **argv) {
     child_before_parent();
     interleaved_sparse();
     quantized();
+    animated_ancestor();
     malformed();
     if (g_errors) return 1;
     std::printf("make_fixtures: wrote the fixtures to %s\n", g_out.c_str());
