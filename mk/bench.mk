@@ -40,8 +40,14 @@ TEST_DEPS += $(BUILD)/test_fast_clang.o $(BUILD)/test_fast_clangxx.o
 $(BUILD)/naive_lbs.o: bench/naive_lbs.c | $(BUILD)
 	$(CC) $(CFLAGS) -std=c99 $(WARN) -c $< -o $@
 
-$(BUILD)/bench_cpu: bench/bench_cpu.c $(BUILD)/naive_lbs.o gpuskin.h gpuskin_cpu_fast.inc mk/bench.mk | $(BUILD)
-	$(CC) $(CFLAGS) -std=c99 $(WARN) -I. $< $(BUILD)/naive_lbs.o -o $@ -lm -lpthread
+# A second build of the same naive code with the auto-vectoriser off: not the
+# reference (that is the one above, with the library's flags), an explanation of it.
+$(BUILD)/naive_lbs_novec.o: bench/naive_lbs.c | $(BUILD)
+	$(CC) $(CFLAGS) -fno-tree-vectorize -Dbench_naive_lbs=bench_naive_lbs_novec -std=c99 $(WARN) -c $< -o $@
+
+$(BUILD)/bench_cpu: bench/bench_cpu.c $(BUILD)/naive_lbs.o $(BUILD)/naive_lbs_novec.o gpuskin.h gpuskin_cpu_fast.inc \
+                    mk/bench.mk | $(BUILD)
+	$(CC) $(CFLAGS) -std=c99 $(WARN) -I. $< $(BUILD)/naive_lbs.o $(BUILD)/naive_lbs_novec.o -o $@ -lm -lpthread
 
 all: $(BUILD)/bench_cpu
 TESTS += "$(BUILD)/bench_cpu --quick"
@@ -81,3 +87,10 @@ TEST_DEPS += $(BUILD)/bench_gpu
 .PHONY: bench-gpu
 bench-gpu: $(BUILD)/bench_gpu
 	$(BUILD)/bench_gpu --csv $(BUILD)/bench_gpu.csv
+
+# ---- the H200 session (bench/run_h200.sh) ----------------------------------------
+# Shared libraries the carried binaries need that the H200 image may lack.
+.PHONY: build/bench-libs
+build/bench-libs: $(BUILD)/test_gpu
+	mkdir -p $@
+	for lib in $$(ldd $(BUILD)/test_gpu | awk '/libstb/ {print $$3}'); do cp -L $$lib $@/; done

@@ -1,0 +1,75 @@
+#!/usr/bin/env bash
+for f in .gl/*.deb; do dpkg -x $f /; done; ldconfig;
+# bench/run_h200.sh - one H200 session: the GPU tests, then the GPU and CPU benchmarks.
+#
+# Prepare here (this machine: it has the compilers; the H200 machine has none):
+#   make build/test_gpu build/bench_gpu build/bench_cpu build/bench-libs
+# Run through the device tool (kind nvidia-h200), from the repository root:
+#   command: bash bench/run_h200.sh
+#   carry:   [".gl", "build/test_gpu", "build/bench_gpu", "build/bench_cpu", "build/bench-libs"]
+# (.gl holds the Vulkan loader .debs; build/bench-libs the shared libraries the
+# binaries need beyond the image's, e.g. libstb for test_gpu.)
+#
+# Writes to $OUT (at most 8 files come back): machine.txt, test_gpu.log,
+# bench_gpu.log, bench_gpu.csv, bench_cpu.log, bench_cpu.csv, summary.txt.
+# Every step has its own time limit; the whole run stays well under 8 minutes.
+set -u
+OUT=${OUT:-/tmp/gpuskin-h200}
+mkdir -p "$OUT"
+export LD_LIBRARY_PATH="$PWD/build/bench-libs${LD_LIBRARY_PATH:+:$LD_LIBRARY_PATH}"
+# The NVIDIA Vulkan driver: use the image's ICD file when the loader's usual
+# places have none (KINDS/README: "if no driver is found").
+if ! ls /usr/share/vulkan/icd.d/nvidia*.json /etc/vulkan/icd.d/nvidia*.json >/dev/null 2>&1 &&
+   [ -f /usr/local/nvidia/share/vulkan/icd.d/nvidia_icd.json ]; then
+    export VK_DRIVER_FILES=/usr/local/nvidia/share/vulkan/icd.d/nvidia_icd.json
+fi
+# test_gpu turns the Khronos validation layer on, and it is not installed there.
+export GPUSKIN_NO_VALIDATION=1
+
+step() { # step NAME LIMIT_S LOG COMMAND...: runs with a time limit, records rc and seconds
+    local name=$1 limit=$2 log=$3; shift 3
+    local t0=$(date +%s%N)
+    echo "=== $name: $*" | tee -a "$OUT/summary.txt"
+    timeout "$limit" "$@" >"$OUT/$log" 2>&1
+    local rc=$? t1=$(date +%s%N)
+    printf '    rc=%d, %d.%01d s%s\n' "$rc" $(((t1 - t0) / 1000000000)) $(((t1 - t0) / 100000000 % 10)) \
+        "$([ $rc -eq 124 ] && echo ' (timed out)')" |
+        tee -a "$OUT/summary.txt"
+    tail -n 1 "$OUT/$log" | sed 's/^/    last line: /' | tee -a "$OUT/summary.txt"
+}
+
+{
+    echo "date: $(date -u '+%Y-%m-%d %H:%M:%S UTC')"
+    echo "commit: $(git rev-parse HEAD 2>/dev/null || echo unknown)"
+    echo "uname: $(uname -a)"
+    grep -m1 'model name' /proc/cpuinfo
+    echo "cpus: $(nproc)"
+    nvidia-smi --query-gpu=name,driver_version,memory.total,clocks.sm,clocks.max.sm,clocks.mem,power.limit \
+        --format=csv 2>&1
+    echo "VK_DRIVER_FILES=${VK_DRIVER_FILES:-}"
+    for b in build/test_gpu build/bench_gpu build/bench_cpu; do
+        echo "$b: $(ldd $b 2>&1 | grep -c 'not found') missing libraries"
+        ldd $b 2>&1 | grep 'not found'
+    done
+} >"$OUT/machine.txt" 2>&1
+: >"$OUT/summary.txt"
+
+step "GPU tests (no validation layer)" 150 test_gpu.log build/test_gpu
+step "GPU benchmark" 270 bench_gpu.log build/bench_gpu --csv "$OUT/bench_gpu.csv"
+step "CPU benchmark" 120 bench_cpu.log build/bench_cpu --csv "$OUT/bench_cpu.csv" --threads-max 16
+
+# The short table: the lines that carry the figures.
+{
+    echo
+    echo "==== machine"
+    cat "$OUT/machine.txt"
+    echo "==== GPU tests"
+    grep -E '^(FAIL|device:|[0-9]+ passed)' "$OUT/test_gpu.log"
+    echo "==== GPU benchmark"
+    grep -E '^(bench_gpu:|Write-bandwidth|Compute skinning|Crowd draw|method|path|LBS|DQS|mixed|skinned|posed|compute|  mesh|  crowd|  device-local|  \(CPU|FAIL|[0-9]+ passed)' \
+        "$OUT/bench_gpu.log"
+    echo "==== CPU benchmark"
+    grep -E '^(bench_cpu:|Skinning|method|LBS|DQS|naive|fast /|Palettes|instances|targets|gpuskin_build|threads| +[0-9]+ +[0-9.]+|FAIL|[0-9]+ passed)' \
+        "$OUT/bench_cpu.log"
+} >>"$OUT/summary.txt"
+cat "$OUT/summary.txt"
