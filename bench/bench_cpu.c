@@ -748,7 +748,7 @@ static void print_memory(void)
     const int pos = 12, nrm = 12, tan = 16, jnt = 8, wgt = 16;
     if (quick) return;
     printf("\nMemory (GPU layout, from gpuskin_skin.glsl's gpuskin_Frame):\n");
-    printf("  mesh, bytes per vertex: %d (pos+nrm, 4 infl.), %d (+tangent), %d (pos+nrm, 8 infl.), + 4 per index\n",
+    printf("  mesh, bytes per vertex: %d (pos+nrm, 4 infl.), %d (+tangent), %d (pos+nrm, 8 infl.), + 2 per index (4 above 65536 vertices)\n",
            pos + nrm + jnt + wgt, pos + nrm + tan + jnt + wgt, pos + nrm + 2 * (jnt + wgt));
     printf("  palette, bytes per instance-joint and frame slot: LBS %u, DQ %u, residual %u (allocated: %u)\n",
            GPUSKIN_LBS_FLOATS_PER_JOINT * 4, GPUSKIN_DQ_FLOATS_PER_JOINT * 4, GPUSKIN_RESIDUAL_FLOATS_PER_JOINT * 4,
