@@ -8,9 +8,7 @@
 #extension GL_GOOGLE_include_directive : require
 #include "gpuskin_skin.glsl"
 
-// 256 invocations: the size at which plain compute writes reach the memory's
-// bandwidth on the desktop GPUs measured (see BENCHMARKS.md).
-layout(local_size_x = 256) in;
+layout(local_size_x = 64) in;
 
 // Mirrored by gpuskin__vk_skin_push in gpuskin_vulkan.inc (32 bytes).
 layout(push_constant) uniform gpuskin_SkinPush {
@@ -22,12 +20,6 @@ layout(push_constant) uniform gpuskin_SkinPush {
     uint pad1;
 } pc;
 
-// This workgroup's records, staged. A record is 3 to 10 floats; written straight
-// from each invocation, one warp-wide store would touch up to ten times the cache
-// sectors it fills. Through shared memory, consecutive invocations write
-// consecutive floats of the (contiguous) block instead.
-shared float gpuskin_stage[256 * 10];
-
 void main()
 {
     gpuskin_Frame f = pc.frame;
@@ -36,40 +28,30 @@ void main()
     bool normals = (pc.output_flags & 1u) != 0u;
     bool tangents = (pc.output_flags & 2u) != 0u;
     uint stride = 3u + (normals ? 3u : 0u) + (tangents ? 4u : 0u);
-    uint lane = gl_LocalInvocationID.x;
     // A grid-stride loop: the host caps the x groups at the device limit, so any
-    // vertex count fits one dispatch row. `first` is uniform across the workgroup,
-    // so every invocation meets the barriers.
+    // vertex count fits one dispatch row.
     uint step = gl_NumWorkGroups.x * gl_WorkGroupSize.x;
-    for (uint first = gl_WorkGroupID.x * gl_WorkGroupSize.x; first < vertex_count; first += step) {
-        uint v = first + lane;
-        uint count = min(gl_WorkGroupSize.x, vertex_count - first);
-        if (v < vertex_count) {
-            mat3x4 m = gpuskin_skin_transform(f, instance, v);
-            uint o = lane * stride;
-            vec3 p = gpuskin_skin_point(m, gpuskin_bind_position(f, v));
-            gpuskin_stage[o + 0u] = p.x;
-            gpuskin_stage[o + 1u] = p.y;
-            gpuskin_stage[o + 2u] = p.z;
+    for (uint v = gl_GlobalInvocationID.x; v < vertex_count; v += step) {
+        mat3x4 m = gpuskin_skin_transform(f, instance, v);
+        uint o = (gl_WorkGroupID.y * vertex_count + v) * stride;
+        vec3 p = gpuskin_skin_point(m, gpuskin_bind_position(f, v));
+        pc.out_floats.v[o + 0u] = p.x;
+        pc.out_floats.v[o + 1u] = p.y;
+        pc.out_floats.v[o + 2u] = p.z;
+        o += 3u;
+        if (normals) {
+            vec3 n = gpuskin_skin_normal(m, gpuskin_bind_normal(f, v));
+            pc.out_floats.v[o + 0u] = n.x;
+            pc.out_floats.v[o + 1u] = n.y;
+            pc.out_floats.v[o + 2u] = n.z;
             o += 3u;
-            if (normals) {
-                vec3 n = gpuskin_skin_normal(m, gpuskin_bind_normal(f, v));
-                gpuskin_stage[o + 0u] = n.x;
-                gpuskin_stage[o + 1u] = n.y;
-                gpuskin_stage[o + 2u] = n.z;
-                o += 3u;
-            }
-            if (tangents) {
-                vec4 t = gpuskin_skin_tangent(m, gpuskin_bind_tangent(f, v));
-                gpuskin_stage[o + 0u] = t.x;
-                gpuskin_stage[o + 1u] = t.y;
-                gpuskin_stage[o + 2u] = t.z;
-                gpuskin_stage[o + 3u] = t.w;
-            }
         }
-        barrier();
-        uint out_first = (gl_WorkGroupID.y * vertex_count + first) * stride;
-        for (uint i = lane; i < count * stride; i += gl_WorkGroupSize.x) pc.out_floats.v[out_first + i] = gpuskin_stage[i];
-        barrier();
+        if (tangents) {
+            vec4 t = gpuskin_skin_tangent(m, gpuskin_bind_tangent(f, v));
+            pc.out_floats.v[o + 0u] = t.x;
+            pc.out_floats.v[o + 1u] = t.y;
+            pc.out_floats.v[o + 2u] = t.z;
+            pc.out_floats.v[o + 3u] = t.w;
+        }
     }
 }
