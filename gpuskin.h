@@ -833,37 +833,41 @@ GPUSKIN_API gpuskin_mat3 gpuskin_mat3_from_quat(gpuskin_quat q)
 static void gpuskin__quat_from_rot_d(const double *r, double q[4])
 {
 #define GPUSKIN__R(row, col) r[(col) * 3 + (row)]
-    double tr = GPUSKIN__R(0, 0) + GPUSKIN__R(1, 1) + GPUSKIN__R(2, 2), s, len;
+    double tr = GPUSKIN__R(0, 0) + GPUSKIN__R(1, 1) + GPUSKIN__R(2, 2), s, inv, len;
     if (tr > 0.0) {
         s = sqrt(tr + 1.0) * 2.0;
+        inv = 1.0 / s;
         q[3] = 0.25 * s;
-        q[0] = (GPUSKIN__R(2, 1) - GPUSKIN__R(1, 2)) / s;
-        q[1] = (GPUSKIN__R(0, 2) - GPUSKIN__R(2, 0)) / s;
-        q[2] = (GPUSKIN__R(1, 0) - GPUSKIN__R(0, 1)) / s;
+        q[0] = (GPUSKIN__R(2, 1) - GPUSKIN__R(1, 2)) * inv;
+        q[1] = (GPUSKIN__R(0, 2) - GPUSKIN__R(2, 0)) * inv;
+        q[2] = (GPUSKIN__R(1, 0) - GPUSKIN__R(0, 1)) * inv;
     } else if (GPUSKIN__R(0, 0) > GPUSKIN__R(1, 1) && GPUSKIN__R(0, 0) > GPUSKIN__R(2, 2)) {
         s = sqrt(1.0 + GPUSKIN__R(0, 0) - GPUSKIN__R(1, 1) - GPUSKIN__R(2, 2)) * 2.0;
-        q[3] = (GPUSKIN__R(2, 1) - GPUSKIN__R(1, 2)) / s;
+        inv = 1.0 / s;
+        q[3] = (GPUSKIN__R(2, 1) - GPUSKIN__R(1, 2)) * inv;
         q[0] = 0.25 * s;
-        q[1] = (GPUSKIN__R(0, 1) + GPUSKIN__R(1, 0)) / s;
-        q[2] = (GPUSKIN__R(0, 2) + GPUSKIN__R(2, 0)) / s;
+        q[1] = (GPUSKIN__R(0, 1) + GPUSKIN__R(1, 0)) * inv;
+        q[2] = (GPUSKIN__R(0, 2) + GPUSKIN__R(2, 0)) * inv;
     } else if (GPUSKIN__R(1, 1) > GPUSKIN__R(2, 2)) {
         s = sqrt(1.0 + GPUSKIN__R(1, 1) - GPUSKIN__R(0, 0) - GPUSKIN__R(2, 2)) * 2.0;
-        q[3] = (GPUSKIN__R(0, 2) - GPUSKIN__R(2, 0)) / s;
-        q[0] = (GPUSKIN__R(0, 1) + GPUSKIN__R(1, 0)) / s;
+        inv = 1.0 / s;
+        q[3] = (GPUSKIN__R(0, 2) - GPUSKIN__R(2, 0)) * inv;
+        q[0] = (GPUSKIN__R(0, 1) + GPUSKIN__R(1, 0)) * inv;
         q[1] = 0.25 * s;
-        q[2] = (GPUSKIN__R(1, 2) + GPUSKIN__R(2, 1)) / s;
+        q[2] = (GPUSKIN__R(1, 2) + GPUSKIN__R(2, 1)) * inv;
     } else {
         s = sqrt(1.0 + GPUSKIN__R(2, 2) - GPUSKIN__R(0, 0) - GPUSKIN__R(1, 1)) * 2.0;
-        q[3] = (GPUSKIN__R(1, 0) - GPUSKIN__R(0, 1)) / s;
-        q[0] = (GPUSKIN__R(0, 2) + GPUSKIN__R(2, 0)) / s;
-        q[1] = (GPUSKIN__R(1, 2) + GPUSKIN__R(2, 1)) / s;
+        inv = 1.0 / s;
+        q[3] = (GPUSKIN__R(1, 0) - GPUSKIN__R(0, 1)) * inv;
+        q[0] = (GPUSKIN__R(0, 2) + GPUSKIN__R(2, 0)) * inv;
+        q[1] = (GPUSKIN__R(1, 2) + GPUSKIN__R(2, 1)) * inv;
         q[2] = 0.25 * s;
     }
 #undef GPUSKIN__R
     /* One sign for one rotation, so packing is deterministic. */
     if (q[3] < 0.0) { q[0] = -q[0]; q[1] = -q[1]; q[2] = -q[2]; q[3] = -q[3]; }
-    len = sqrt(q[0] * q[0] + q[1] * q[1] + q[2] * q[2] + q[3] * q[3]);
-    q[0] /= len; q[1] /= len; q[2] /= len; q[3] /= len;
+    len = 1.0 / sqrt(q[0] * q[0] + q[1] * q[1] + q[2] * q[2] + q[3] * q[3]);
+    q[0] *= len; q[1] *= len; q[2] *= len; q[3] *= len;
 }
 
 GPUSKIN_API gpuskin_quat gpuskin_quat_from_mat3(const gpuskin_mat3 *r)
@@ -1094,6 +1098,9 @@ GPUSKIN_API gpuskin_result gpuskin_skeleton_palette(const gpuskin_skeleton *sk, 
 
 /* ---- the dual-quaternion split ----------------------------------------- */
 
+/* fmax() is a library call at -O2; this is one instruction. */
+static double gpuskin__max_d(double a, double b) { return a > b ? a : b; }
+
 static double gpuskin__det3_d(const double *a) /* column-major */
 {
     return a[0] * (a[4] * a[8] - a[7] * a[5]) - a[3] * (a[1] * a[8] - a[7] * a[2]) +
@@ -1105,16 +1112,18 @@ static double gpuskin__det3_d(const double *a) /* column-major */
    when the first or second column has collapsed. */
 static int gpuskin__rotation_gram_schmidt(const double *b, double amax, double *r)
 {
-    double n0, n1, d;
+    double n0, n1, d, inv;
     int i;
     n0 = sqrt(b[0] * b[0] + b[1] * b[1] + b[2] * b[2]);
     if (!(n0 > 1e-6 * amax)) return 0;
-    for (i = 0; i < 3; ++i) r[i] = b[i] / n0;
+    inv = 1.0 / n0;
+    for (i = 0; i < 3; ++i) r[i] = b[i] * inv;
     d = r[0] * b[3] + r[1] * b[4] + r[2] * b[5];
     for (i = 0; i < 3; ++i) r[3 + i] = b[3 + i] - d * r[i];
     n1 = sqrt(r[3] * r[3] + r[4] * r[4] + r[5] * r[5]);
     if (!(n1 > 1e-6 * amax)) return 0;
-    for (i = 0; i < 3; ++i) r[3 + i] /= n1;
+    inv = 1.0 / n1;
+    for (i = 0; i < 3; ++i) r[3 + i] *= inv;
     r[6] = r[1] * r[5] - r[2] * r[4];
     r[7] = r[2] * r[3] - r[0] * r[5];
     r[8] = r[0] * r[4] - r[1] * r[3];
@@ -1134,14 +1143,14 @@ static int gpuskin__rotation_polar(const double *b, double amax, double *r)
     for (it = 0; it < 64; ++it) {
         double change = 0.0;
         det = gpuskin__det3_d(x);
-        g = pow(fabs(det), -1.0 / 3.0);
+        g = 1.0 / cbrt(fabs(det));
         /* cofactor matrix / det = inverse transpose */
         cof[0] = x[4] * x[8] - x[5] * x[7]; cof[1] = x[5] * x[6] - x[3] * x[8]; cof[2] = x[3] * x[7] - x[4] * x[6];
         cof[3] = x[2] * x[7] - x[1] * x[8]; cof[4] = x[0] * x[8] - x[2] * x[6]; cof[5] = x[1] * x[6] - x[0] * x[7];
         cof[6] = x[1] * x[5] - x[2] * x[4]; cof[7] = x[2] * x[3] - x[0] * x[5]; cof[8] = x[0] * x[4] - x[1] * x[3];
         for (i = 0; i < 9; ++i) {
             double nx = 0.5 * (g * x[i] + cof[i] / (g * det));
-            change = fmax(change, fabs(nx - x[i]));
+            change = gpuskin__max_d(change, fabs(nx - x[i]));
             x[i] = nx;
         }
         if (change < 1e-15) break;
@@ -1150,19 +1159,17 @@ static int gpuskin__rotation_polar(const double *b, double amax, double *r)
     return 1;
 }
 
-GPUSKIN_API gpuskin_result gpuskin_split_matrix(const gpuskin_mat4 *m, gpuskin_split_method method, gpuskin_split *out)
+/* The split of a finite matrix (the public function and the packer check that). */
+static void gpuskin__split(const gpuskin_mat4 *m, gpuskin_split_method method, gpuskin_split *out)
 {
     double a[9], b[9], r[9], s[9], q[4], amax = 0.0, dev = 0.0;
     int c, row, k, found;
     gpuskin_quat rq;
     gpuskin_vec3 t;
-    if (!m || !out) return GPUSKIN_ERROR_NULL_ARGUMENT;
-    if (method != GPUSKIN_SPLIT_GRAM_SCHMIDT && method != GPUSKIN_SPLIT_POLAR) return GPUSKIN_ERROR_INVALID_METHOD;
-    if (!gpuskin_mat4_is_finite(m)) return GPUSKIN_ERROR_NON_FINITE;
     for (c = 0; c < 3; ++c)
         for (row = 0; row < 3; ++row) {
             a[c * 3 + row] = m->m[c * 4 + row];
-            amax = fmax(amax, fabs(a[c * 3 + row]));
+            amax = gpuskin__max_d(amax, fabs(a[c * 3 + row]));
         }
     memcpy(b, a, sizeof b);
     /* A mirror has no rotation. Read it as a negative scale on the local x axis:
@@ -1179,19 +1186,32 @@ GPUSKIN_API gpuskin_result gpuskin_split_matrix(const gpuskin_mat4 *m, gpuskin_s
         memset(r, 0, sizeof r);
         r[0] = r[4] = r[8] = 1.0;
     }
-    for (c = 0; c < 3; ++c) /* S = R^T A */
-        for (row = 0; row < 3; ++row) {
-            double v = 0.0;
-            for (k = 0; k < 3; ++k) v += r[row * 3 + k] * a[c * 3 + k];
-            s[c * 3 + row] = v;
-            dev = fmax(dev, fabs(v - (c == row ? 1.0 : 0.0)));
-        }
+    for (c = 0; c < 3; ++c) { /* S = R^T A: S(row, c) = (column row of R) . (column c of A) */
+        const double *ac = a + c * 3;
+        s[c * 3 + 0] = r[0] * ac[0] + r[1] * ac[1] + r[2] * ac[2];
+        s[c * 3 + 1] = r[3] * ac[0] + r[4] * ac[1] + r[5] * ac[2];
+        s[c * 3 + 2] = r[6] * ac[0] + r[7] * ac[1] + r[8] * ac[2];
+    }
+    for (k = 0; k < 9; ++k) dev = gpuskin__max_d(dev, fabs(s[k] - (k % 4 == 0 ? 1.0 : 0.0)));
     out->rigid = dev <= (double)GPUSKIN_RIGID_TOLERANCE;
-    for (k = 0; k < 9; ++k) out->residual.m[k] = out->rigid ? (k % 4 == 0 ? 1.0f : 0.0f) : (float)s[k];
+    if (out->rigid) {
+        memset(&out->residual, 0, sizeof out->residual);
+        out->residual.m[0] = out->residual.m[4] = out->residual.m[8] = 1.0f;
+    } else {
+        for (k = 0; k < 9; ++k) out->residual.m[k] = (float)s[k];
+    }
     gpuskin__quat_from_rot_d(r, q);
     rq.x = (float)q[0]; rq.y = (float)q[1]; rq.z = (float)q[2]; rq.w = (float)q[3];
     t.x = m->m[12]; t.y = m->m[13]; t.z = m->m[14];
     out->dq = gpuskin_dualquat_from_rt(rq, t);
+}
+
+GPUSKIN_API gpuskin_result gpuskin_split_matrix(const gpuskin_mat4 *m, gpuskin_split_method method, gpuskin_split *out)
+{
+    if (!m || !out) return GPUSKIN_ERROR_NULL_ARGUMENT;
+    if (method != GPUSKIN_SPLIT_GRAM_SCHMIDT && method != GPUSKIN_SPLIT_POLAR) return GPUSKIN_ERROR_INVALID_METHOD;
+    if (!gpuskin_mat4_is_finite(m)) return GPUSKIN_ERROR_NON_FINITE;
+    gpuskin__split(m, method, out);
     return GPUSKIN_SUCCESS;
 }
 
@@ -1225,8 +1245,7 @@ GPUSKIN_API gpuskin_result gpuskin_pack_dq(const gpuskin_mat4 *palette, uint32_t
     for (j = 0; j < joint_count; ++j) {
         gpuskin_split s;
         float *d = out_dq + j * 8u;
-        gpuskin_result r = gpuskin_split_matrix(&palette[j], split, &s);
-        if (r != GPUSKIN_SUCCESS) return r;
+        gpuskin__split(&palette[j], split, &s);
         d[0] = s.dq.real.x; d[1] = s.dq.real.y; d[2] = s.dq.real.z; d[3] = s.dq.real.w;
         d[4] = s.dq.dual.x; d[5] = s.dq.dual.y; d[6] = s.dq.dual.z; d[7] = s.dq.dual.w;
         if (!s.rigid) word |= GPUSKIN_METHOD_RESIDUAL_BIT;
