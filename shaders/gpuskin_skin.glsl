@@ -90,9 +90,23 @@ const float gpuskin_MIN_WEIGHT = 1.17549435e-38;  // FLT_MIN
 // k = 4 * sets influences, in set order. Fixed-size arrays indexed by loops of
 // constant bounds, so the compiler unrolls them into registers.
 struct gpuskin_Influences {
-    uint joint[4 * GPUSKIN_GLSL_MAX_SETS];
-    float weight[4 * GPUSKIN_GLSL_MAX_SETS];
+    uint joint[8];
+    float weight[8];
+    float norm;   // 1 / sum of the weights (1 when they sum to 0), computed once a vertex
 };
+
+// Influences looked at: 4 a set. GPUSKIN_GLSL_MAX_SETS may be a specialization
+// constant (skin.comp is specialised per mesh), so this is one too.
+const int gpuskin_K = 4 * int(GPUSKIN_GLSL_MAX_SETS);
+
+// sum = w[0] + ... + w[k-1], in order; unused slots of a 1-set mesh are 0 and
+// change nothing (x + 0 == x exactly).
+float gpuskin_weight_norm(gpuskin_Influences inf)
+{
+    float sum = 0.0;
+    for (int i = 0; i < gpuskin_K; ++i) sum += inf.weight[i];
+    return sum > 0.0 ? 1.0 / sum : 1.0;
+}
 
 gpuskin_Influences gpuskin_fetch_influences(gpuskin_Frame f, uint vertex)
 {
@@ -116,16 +130,10 @@ gpuskin_Influences gpuskin_fetch_influences(gpuskin_Frame f, uint vertex)
         inf.weight[s * 4u + 2u] = w.z;
         inf.weight[s * 4u + 3u] = w.w;
     }
+    // The oracle computes this in each blend; the same sum in the same order gives
+    // the same value, and a vertex skinned for several instances pays for it once.
+    inf.norm = gpuskin_weight_norm(inf);
     return inf;
-}
-
-// sum = w[0] + ... + w[k-1], in order; unused slots of a 1-set mesh are 0 and
-// change nothing (x + 0 == x exactly).
-float gpuskin_weight_norm(gpuskin_Influences inf)
-{
-    float sum = 0.0;
-    for (int i = 0; i < 4 * GPUSKIN_GLSL_MAX_SETS; ++i) sum += inf.weight[i];
-    return sum > 0.0 ? 1.0 / sum : 1.0;
 }
 
 // ---- The blended transform --------------------------------------------------
@@ -141,10 +149,10 @@ mat3x4 gpuskin_identity_rows()
 // the identity, keeping its bind pose instead of collapsing to the origin.
 mat3x4 gpuskin_blend_lbs(gpuskin_Frame f, uint palette_base, gpuskin_Influences inf)
 {
-    float norm = gpuskin_weight_norm(inf);
+    float norm = inf.norm;
     vec4 r0 = vec4(0.0), r1 = vec4(0.0), r2 = vec4(0.0);
     bool contributed = false;
-    for (int i = 0; i < 4 * GPUSKIN_GLSL_MAX_SETS; ++i) {
+    for (int i = 0; i < gpuskin_K; ++i) {
         if (inf.weight[i] != 0.0) {
             float wi = inf.weight[i] * norm;
             uint b = (palette_base + inf.joint[i]) * 3u;
@@ -171,11 +179,11 @@ vec3 gpuskin_quat_rotate(vec4 q, vec3 v)
 // residual S is blended without the sign: a shear or scale has no antipode.
 mat3x4 gpuskin_blend_dq(gpuskin_Frame f, uint palette_base, gpuskin_Influences inf, bool use_residual)
 {
-    float norm = gpuskin_weight_norm(inf);
+    float norm = inf.norm;
     int pivot = -1;
     float best = 0.0;
     uint pivot_joint = 0u;  // inf.joint[pivot], kept here to avoid a dynamic array index
-    for (int i = 0; i < 4 * GPUSKIN_GLSL_MAX_SETS; ++i) {
+    for (int i = 0; i < gpuskin_K; ++i) {
         if (inf.weight[i] > best) {
             best = inf.weight[i];
             pivot = i;
@@ -187,7 +195,7 @@ mat3x4 gpuskin_blend_dq(gpuskin_Frame f, uint palette_base, gpuskin_Influences i
     vec4 pr = f.dq.v[(palette_base + pivot_joint) * 2u];
     vec4 real = vec4(0.0), du = vec4(0.0);
     vec3 s0 = vec3(0.0), s1 = vec3(0.0), s2 = vec3(0.0);
-    for (int i = 0; i < 4 * GPUSKIN_GLSL_MAX_SETS; ++i) {
+    for (int i = 0; i < gpuskin_K; ++i) {
         if (inf.weight[i] != 0.0) {
             float wi = inf.weight[i] * norm;
             uint j = palette_base + inf.joint[i];
@@ -234,14 +242,20 @@ mat3x4 gpuskin_blend_dq(gpuskin_Frame f, uint palette_base, gpuskin_Influences i
 // The blended transform of one (instance, vertex), per the instance's method word.
 // The branch is uniform within an instance. Ids gpuskin never writes (2..15,
 // reserved) fall through to LBS rather than to garbage.
-mat3x4 gpuskin_skin_transform(gpuskin_Frame f, uint instance, uint vertex)
+// The same from influences already fetched: one vertex skinned for several
+// instances reads its joints and weights once.
+mat3x4 gpuskin_skin_transform_influences(gpuskin_Frame f, uint instance, gpuskin_Influences inf)
 {
     uint method = f.methods.v[instance];
     uint palette_base = instance * f.joint_count;
-    gpuskin_Influences inf = gpuskin_fetch_influences(f, vertex);
     if ((method & gpuskin_METHOD_ID_MASK) == gpuskin_METHOD_DQS)
         return gpuskin_blend_dq(f, palette_base, inf, (method & gpuskin_METHOD_RESIDUAL_BIT) != 0u);
     return gpuskin_blend_lbs(f, palette_base, inf);
+}
+
+mat3x4 gpuskin_skin_transform(gpuskin_Frame f, uint instance, uint vertex)
+{
+    return gpuskin_skin_transform_influences(f, instance, gpuskin_fetch_influences(f, vertex));
 }
 
 // ---- Applying it ------------------------------------------------------------

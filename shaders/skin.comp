@@ -6,52 +6,68 @@
 // vertex buffer or ray-tracing geometry as it is.
 #extension GL_EXT_buffer_reference : require
 #extension GL_GOOGLE_include_directive : require
+// The mesh's influence sets (1 or 2): the host builds one pipeline for each, so a
+// 4-influence mesh runs loops of 4 the compiler can unroll, not 8.
+layout(constant_id = 0) const uint gpuskin_SETS = 2u;
+#define GPUSKIN_GLSL_MAX_SETS gpuskin_SETS
 #include "gpuskin_skin.glsl"
 
 layout(local_size_x = 64) in;
+
+// Instances one invocation skins in turn: a vertex's joints, weights and bind
+// pose are fetched once for all of them (gpuskin__VK_INSTANCES_PER_INVOCATION).
+const uint gpuskin_INSTANCES_PER_INVOCATION = 4u;
 
 // Mirrored by gpuskin__vk_skin_push in gpuskin_vulkan.inc (32 bytes).
 layout(push_constant) uniform gpuskin_SkinPush {
     gpuskin_Frame frame;
     gpuskin_OutFloats out_floats;   // this dispatch's first instance lands at v[0]
-    uint first_instance;            // palette instance of workgroup row y = 0
+    uint first_instance;            // palette instance of dispatch row 0
     uint output_flags;              // bit 0 normals, bit 1 tangents
+    uint instance_count;            // instances in this dispatch
     uint pad0;
-    uint pad1;
 } pc;
 
 void main()
 {
     gpuskin_Frame f = pc.frame;
     uint vertex_count = f.vertex_count;
-    uint instance = pc.first_instance + gl_WorkGroupID.y;
     bool normals = (pc.output_flags & 1u) != 0u;
     bool tangents = (pc.output_flags & 2u) != 0u;
     uint stride = 3u + (normals ? 3u : 0u) + (tangents ? 4u : 0u);
+    uint row0 = gl_WorkGroupID.y * gpuskin_INSTANCES_PER_INVOCATION;
+    uint rows = min(gpuskin_INSTANCES_PER_INVOCATION, pc.instance_count - row0);
     // A grid-stride loop: the host caps the x groups at the device limit, so any
     // vertex count fits one dispatch row.
     uint step = gl_NumWorkGroups.x * gl_WorkGroupSize.x;
     for (uint v = gl_GlobalInvocationID.x; v < vertex_count; v += step) {
-        mat3x4 m = gpuskin_skin_transform(f, instance, v);
-        uint o = (gl_WorkGroupID.y * vertex_count + v) * stride;
-        vec3 p = gpuskin_skin_point(m, gpuskin_bind_position(f, v));
-        pc.out_floats.v[o + 0u] = p.x;
-        pc.out_floats.v[o + 1u] = p.y;
-        pc.out_floats.v[o + 2u] = p.z;
-        o += 3u;
-        if (normals) {
-            vec3 n = gpuskin_skin_normal(m, gpuskin_bind_normal(f, v));
-            pc.out_floats.v[o + 0u] = n.x;
-            pc.out_floats.v[o + 1u] = n.y;
-            pc.out_floats.v[o + 2u] = n.z;
+        gpuskin_Influences inf = gpuskin_fetch_influences(f, v);
+        vec3 bp = gpuskin_bind_position(f, v);
+        vec3 bn = normals ? gpuskin_bind_normal(f, v) : vec3(0.0);
+        vec4 bt = tangents ? gpuskin_bind_tangent(f, v) : vec4(0.0);
+        for (uint k = 0u; k < rows; ++k) {
+            uint row = row0 + k;
+            mat3x4 m = gpuskin_skin_transform_influences(f, pc.first_instance + row, inf);
+            uint o = (row * vertex_count + v) * stride;
+            vec3 p = gpuskin_skin_point(m, bp);
+            pc.out_floats.v[o + 0u] = p.x;
+            pc.out_floats.v[o + 1u] = p.y;
+            pc.out_floats.v[o + 2u] = p.z;
             o += 3u;
-        }
-        if (tangents) {
-            vec4 t = gpuskin_skin_tangent(m, gpuskin_bind_tangent(f, v));
-            pc.out_floats.v[o + 0u] = t.x;
-            pc.out_floats.v[o + 1u] = t.y;
-            pc.out_floats.v[o + 2u] = t.z;
-            pc.out_floats.v[o + 3u] = t.w;
+            if (normals) {
+                vec3 n = gpuskin_skin_normal(m, bn);
+                pc.out_floats.v[o + 0u] = n.x;
+                pc.out_floats.v[o + 1u] = n.y;
+                pc.out_floats.v[o + 2u] = n.z;
+                o += 3u;
+            }
+            if (tangents) {
+                vec4 t = gpuskin_skin_tangent(m, bt);
+                pc.out_floats.v[o + 0u] = t.x;
+                pc.out_floats.v[o + 1u] = t.y;
+                pc.out_floats.v[o + 2u] = t.z;
+                pc.out_floats.v[o + 3u] = t.w;
+            }
         }
     }
 }
