@@ -1,5 +1,5 @@
 /* gpuskin.h - v0.1.0 - skeletal skinning on the GPU with Vulkan, one header.
-   https://example.invalid/gpuskin  (MIT or public domain, see end of file)
+   MIT or public domain, your choice: see the end of this file.
 
    One mesh, one instanced draw, a crowd of characters each posed differently.
    The CPU builds a small palette per instance (instances x joints); the GPU
@@ -19,30 +19,44 @@
    recommended) before this header, or let it include <vulkan/vulkan.h> itself.
    The implementation file also needs "gpuskin_shaders.h" on the include path.
 
-   A 20-line crowd (error checks left out; every call returns gpuskin_result):
+   A crowd in about 20 lines (error checks left out; every call returns a
+   gpuskin_result). examples/crowd/crowd.c is the same, complete and checked:
 
-       gpuskin_context *ctx;  gpuskin_mesh *mesh;  gpuskin_crowd *crowd;
-       gpuskin_pipeline *pipe;
-       gpuskin_context_desc cd = {0};
+       gpuskin_context_desc cd = {0};                 // zero means defaults
        cd.instance = inst; cd.physical_device = phys; cd.device = dev;
-       cd.get_instance_proc_addr = vkGetInstanceProcAddr;
-       gpuskin_context_create(&cd, &ctx);             // default allocator
-       gpuskin_mesh_desc md = {0};  md.streams = streams;  // bind pose, joints, weights
+       cd.get_instance_proc_addr = vkGetInstanceProcAddr;   // or a volk device table
+       gpuskin_context_create(&cd, &ctx);             // built-in allocator unless cd.allocator
+       gpuskin_mesh_desc md = {0}; md.streams = bind; // positions, normals, joints, weights
        md.joint_count = J; md.indices = idx; md.index_count = n;
-       gpuskin_mesh_create(ctx, &md, &mesh);          // uploaded once (snapshot)
+       gpuskin_mesh_create(ctx, &md, &mesh);          // a snapshot, uploaded once
+       if (gpuskin_mesh_needs_upload(mesh)) gpuskin_cmd_upload_mesh(mesh, setup_cmd);
        gpuskin_crowd_desc rd = {0}; rd.mesh = mesh; rd.capacity = 64;
-       gpuskin_crowd_create(ctx, &rd, &crowd);        // 2 frames in flight by default
+       gpuskin_crowd_create(ctx, &rd, &crowd);        // 2 frame slots by default
        gpuskin_pipeline_desc pd = {0}; pd.color_format = fmt; pd.depth_format = dfmt;
        gpuskin_pipeline_create(ctx, &pd, &pipe);
-       for (;;) {                                     // per frame, slot f
-           for (i = 0; i < 64; ++i)                   // model(i) * global * inverseBind
-               gpuskin_skeleton_palette(&skel, &model[i], globals[i], &pal[i * J]);
-           gpuskin_crowd_upload_desc up = {0}; up.frame = f; up.instance_count = 64;
-           up.palettes = pal; up.methods = methods;   // LBS and DQS mixed per instance
-           gpuskin_crowd_upload(crowd, &up);
-           gpuskin_draw_desc dd = {0}; dd.frame = f; dd.instance_count = 64; dd.view_proj = vp;
-           gpuskin_cmd_draw(crowd, pipe, cmd, &dd);   // inside the host's vkCmdBeginRendering
-       }
+       // every frame, once slot f's last submission has finished (its fence):
+       for (i = 0; i < 64; ++i) {                     // model(i) * global * inverseBind
+           gpuskin_clip_sample(&clip, &skel, t + 0.1f * i, local);
+           gpuskin_skeleton_globals(&skel, local, globals);
+           gpuskin_skeleton_palette(&skel, &model[i], globals, &pal[i * J]);
+       }                                              // (gpuskin_build_palettes: all at once)
+       gpuskin_crowd_upload_desc up = {0}; up.frame = f; up.instance_count = 64;
+       up.palettes = pal; up.methods = methods;       // GPUSKIN_METHOD_LBS or _DQS each
+       gpuskin_crowd_upload(crowd, &up);
+       gpuskin_draw_desc dd = {0}; dd.frame = f; dd.instance_count = 64;
+       dd.view_proj = vp; dd.flags = GPUSKIN_DRAW_TINT;
+       gpuskin_cmd_draw(crowd, pipe, cmd, &dd);       // one draw, inside vkCmdBeginRendering
+
+   Instead of drawing, gpuskin_cmd_skin writes the posed crowd into a buffer your own
+   pipeline (or a ray-tracing build) reads as plain vertices.
+
+   FILE LAYOUT
+   -----------
+   Declarations: results, maths, skeleton and palette, methods/split/packing,
+   vertex streams and the CPU paths, clips, then the Vulkan runtime. The
+   implementation follows in the same order: the oracle (read it next to
+   shaders/gpuskin_skin.glsl), the SIMD CPU path, the Vulkan runtime (its GPU memory
+   layout is described where it starts).
 
    CONVENTIONS
    -----------
@@ -60,6 +74,7 @@
    OPTIONS (define before the implementation include)
    -------
    GPUSKIN_NO_VULKAN        maths, clips and CPU oracle only; no Vulkan headers needed.
+   GPUSKIN_NO_SIMD          gpuskin_skin_cpu_fast without SSE2 (it then runs the oracle).
    GPUSKIN_STATIC           make every function static to the including file.
    GPUSKIN_API              decoration of every public function (default: extern).
    GPUSKIN_ASSERT(x)        internal invariants (default: assert.h). Never used for
@@ -1777,13 +1792,2309 @@ GPUSKIN_API gpuskin_result gpuskin_palette_lerp(const gpuskin_mat4 *a, const gpu
 }
 #endif
 
-#if defined(GPUSKIN_FAST_INC_AVAILABLE)
-#include "gpuskin_cpu_fast.inc"
+
+/* ---- the production CPU path -------------------------------------------------
+
+   Defines:
+
+     gpuskin_skin_cpu_fast    the oracle's contract (same desc, same validation, same
+                              error codes and error index, same results to float
+                              rounding), with SSE2 where the compiler offers it;
+     gpuskin_build_palettes   skeleton globals + placement + inverse bind (+ the packed
+                              LBS layout) for a range of instances, four at a time.
+
+   Why it is faster than the oracle (which is written to be read next to the GLSL):
+   - weights and joints of four vertices are read at once; each vertex blends its
+     palette rows as three __m128 (a row is one vector: 12 multiply-adds for four
+     influences), with no branch on zero weights (their joint index is replaced by 0,
+     which is safe to read and adds exactly 0);
+   - the four blended 3x4 matrices are transposed into structure-of-arrays registers,
+     so positions, cofactors, determinant, normal transform and normalisation are done
+     for four vertices per instruction;
+   - the oracle's validation pass (gpuskin_streams_validate) becomes a vectorised
+     scan that can only over-report; a suspicious block is re-checked vertex by vertex
+     with the oracle's own validator, so codes and indices are the oracle's. It still
+     runs before anything is written: on error the outputs are untouched, as with the
+     oracle.
+   Statements follow the oracle's order where that costs nothing, so most results are
+   bit-identical; where they are not (the normal and tangent are scaled by 1/len
+   instead of divided by len, and palettes fold the model matrix into the roots) the
+   difference is an ulp or two.
+
+   Options: GPUSKIN_NO_SIMD forces the portable path (oracle + reference palettes).
+   Uses gpuskin.h's private helpers: gpuskin__check_stream, gpuskin__check_palette,
+   gpuskin__sets, gpuskin__joint_size, gpuskin__finite, GPUSKIN__TRY. */
+
+#if !defined(GPUSKIN_NO_SIMD) && (defined(__SSE2__) || defined(_M_X64) || (defined(_M_IX86_FP) && _M_IX86_FP >= 2))
+#define GPUSKIN__FAST_SSE2 1
+#include <emmintrin.h>
 #endif
 
-#ifndef GPUSKIN_NO_VULKAN
-#include "gpuskin_vulkan.inc"
+#if defined(__GNUC__) || defined(__clang__)
+#define GPUSKIN__FAST_INLINE static __inline__ __attribute__((always_inline))
+#elif defined(_MSC_VER)
+#define GPUSKIN__FAST_INLINE static __forceinline
+#else
+#define GPUSKIN__FAST_INLINE static
 #endif
+
+#ifdef __cplusplus
+extern "C" {
+#endif
+
+/* ======================================================================== */
+/* Palettes: the reference path (any platform, any matrices)                */
+/* ======================================================================== */
+
+/* Instances [first, first + count) exactly as a caller would do it by hand:
+   globals, palette, pack. `scratch` (joint_count matrices) is used when the caller
+   wants no out_palettes. The palette is computed in place over the globals, which
+   gpuskin_skeleton_palette allows (entry j reads only globals[j]). */
+static gpuskin_result gpuskin__fast_palettes_plain(const gpuskin_palette_batch_desc *d, uint32_t first, uint32_t count,
+                                                   gpuskin_mat4 *scratch)
+{
+    const gpuskin_skeleton *sk = d->skeleton;
+    const size_t nj = sk->joint_count;
+    uint32_t i;
+    for (i = first; i < first + count; ++i) {
+        gpuskin_mat4 *pal = d->out_palettes ? d->out_palettes + (size_t)i * nj : scratch;
+        GPUSKIN__TRY(gpuskin_skeleton_globals(sk, d->local_poses ? d->local_poses + (size_t)i * nj : NULL, pal));
+        GPUSKIN__TRY(gpuskin_skeleton_palette(sk, d->models ? &d->models[i] : NULL, pal, pal));
+        if (d->out_lbs)
+            GPUSKIN__TRY(gpuskin_pack_lbs(pal, sk->joint_count, d->out_lbs + (size_t)i * nj * GPUSKIN_LBS_FLOATS_PER_JOINT));
+    }
+    return GPUSKIN_SUCCESS;
+}
+
+#ifdef GPUSKIN__FAST_SSE2
+
+static int gpuskin__fast_is_affine(const gpuskin_mat4 *m)
+{
+    return m->m[3] == 0.0f && m->m[7] == 0.0f && m->m[11] == 0.0f && m->m[15] == 1.0f;
+}
+
+/* ======================================================================== */
+/* Palettes: four instances at a time                                       */
+/* ======================================================================== */
+
+/* Four 3x4 affine matrices in structure-of-arrays form: m[row][col], lane l is
+   instance l. Row 3 is (0 0 0 1) and not stored. */
+typedef struct gpuskin__fast_aff4 { __m128 m[3][4]; } gpuskin__fast_aff4;
+
+/* The TRS loads below read 4 floats from &rotation.w: the struct must be 10 packed floats. */
+typedef char gpuskin__fast_trs_is_10_floats[sizeof(gpuskin_trs) == 10 * sizeof(float) ? 1 : -1];
+
+#define GPUSKIN__FAST_BCAST(v, i) _mm_shuffle_ps((v), (v), _MM_SHUFFLE((i), (i), (i), (i)))
+
+/* One entry of an affine product, the same sums in the same order as
+   gpuskin_mat4_mul (its terms with b's row 3 are + a*0 and + a[row][3]*1, exact).
+   b_kc names b[row k][col c]; written out, since -O2 does not unroll the loops. */
+#define GPUSKIN__FAST_DOT3(a, r, b0c, b1c, b2c)                                                                        \
+    _mm_add_ps(_mm_add_ps(_mm_mul_ps((a)->m[r][0], b0c), _mm_mul_ps((a)->m[r][1], b1c)), _mm_mul_ps((a)->m[r][2], b2c))
+#define GPUSKIN__FAST_AFF_ROW(out, a, r, B)                                                                            \
+    do {                                                                                                               \
+        (out)->m[r][0] = GPUSKIN__FAST_DOT3(a, r, B(0, 0), B(1, 0), B(2, 0));                                        \
+        (out)->m[r][1] = GPUSKIN__FAST_DOT3(a, r, B(0, 1), B(1, 1), B(2, 1));                                        \
+        (out)->m[r][2] = GPUSKIN__FAST_DOT3(a, r, B(0, 2), B(1, 2), B(2, 2));                                        \
+        (out)->m[r][3] = _mm_add_ps(GPUSKIN__FAST_DOT3(a, r, B(0, 3), B(1, 3), B(2, 3)), (a)->m[r][3]);              \
+    } while (0)
+
+/* out = a * b, both four lanes (out may not alias a or b). */
+GPUSKIN__FAST_INLINE void gpuskin__fast_aff4_mul(const gpuskin__fast_aff4 *a, const gpuskin__fast_aff4 *b,
+                                                 gpuskin__fast_aff4 *out)
+{
+#define GPUSKIN__FAST_B4(k, c) b->m[k][c]
+    GPUSKIN__FAST_AFF_ROW(out, a, 0, GPUSKIN__FAST_B4);
+    GPUSKIN__FAST_AFF_ROW(out, a, 1, GPUSKIN__FAST_B4);
+    GPUSKIN__FAST_AFF_ROW(out, a, 2, GPUSKIN__FAST_B4);
+#undef GPUSKIN__FAST_B4
+}
+
+/* out = a * b with b one affine matrix for all four lanes (inverse bind, root parent). */
+GPUSKIN__FAST_INLINE void gpuskin__fast_aff4_mul_one(const gpuskin__fast_aff4 *a, const gpuskin_mat4 *b,
+                                                     gpuskin__fast_aff4 *out)
+{
+    /* b's columns, each element broadcast with one shuffle: bc[c] = column c */
+    const __m128 bc[4] = {_mm_loadu_ps(b->m), _mm_loadu_ps(b->m + 4), _mm_loadu_ps(b->m + 8), _mm_loadu_ps(b->m + 12)};
+#define GPUSKIN__FAST_B1(k, c) GPUSKIN__FAST_BCAST(bc[c], k)
+    GPUSKIN__FAST_AFF_ROW(out, a, 0, GPUSKIN__FAST_B1);
+    GPUSKIN__FAST_AFF_ROW(out, a, 1, GPUSKIN__FAST_B1);
+    GPUSKIN__FAST_AFF_ROW(out, a, 2, GPUSKIN__FAST_B1);
+#undef GPUSKIN__FAST_B1
+}
+
+/* One affine matrix in all four lanes. */
+static void gpuskin__fast_aff4_splat(const gpuskin_mat4 *m, gpuskin__fast_aff4 *out)
+{
+    int r, c;
+    for (r = 0; r < 3; ++r)
+        for (c = 0; c < 4; ++c) out->m[r][c] = _mm_set1_ps(m->m[c * 4 + r]);
+}
+
+/* Four (affine) matrices, one a lane. */
+static void gpuskin__fast_aff4_load(const gpuskin_mat4 *const m[4], gpuskin__fast_aff4 *out)
+{
+    int c;
+    for (c = 0; c < 4; ++c) { /* column c of each lane -> rows 0..3 of column c */
+        __m128 l0 = _mm_loadu_ps(m[0]->m + c * 4), l1 = _mm_loadu_ps(m[1]->m + c * 4);
+        __m128 l2 = _mm_loadu_ps(m[2]->m + c * 4), l3 = _mm_loadu_ps(m[3]->m + c * 4);
+        _MM_TRANSPOSE4_PS(l0, l1, l2, l3);
+        out->m[0][c] = l0;
+        out->m[1][c] = l1;
+        out->m[2][c] = l2;
+    }
+}
+
+/* Local matrices of four TRS, gpuskin_mat4_from_trs statement for statement
+   (gpuskin_quat_normalize, gpuskin_mat3_from_quat, columns times scale).
+   *nonfinite accumulates x - x of every input: 0 while all are finite. */
+GPUSKIN__FAST_INLINE void gpuskin__fast_local4(const gpuskin_trs *const t[4], gpuskin__fast_aff4 *out, __m128 *nonfinite)
+{
+    const __m128 one = _mm_set1_ps(1.0f), two = _mm_set1_ps(2.0f);
+    /* (tx ty tz qx), (qx qy qz qw), (qw sx sy sz) per lane, then transposed. */
+    __m128 a0 = _mm_loadu_ps(&t[0]->translation.x), a1 = _mm_loadu_ps(&t[1]->translation.x);
+    __m128 a2 = _mm_loadu_ps(&t[2]->translation.x), a3 = _mm_loadu_ps(&t[3]->translation.x);
+    __m128 q0 = _mm_loadu_ps(&t[0]->rotation.x), q1 = _mm_loadu_ps(&t[1]->rotation.x);
+    __m128 q2 = _mm_loadu_ps(&t[2]->rotation.x), q3 = _mm_loadu_ps(&t[3]->rotation.x);
+    __m128 s0 = _mm_loadu_ps(&t[0]->rotation.w), s1 = _mm_loadu_ps(&t[1]->rotation.w);
+    __m128 s2 = _mm_loadu_ps(&t[2]->rotation.w), s3 = _mm_loadu_ps(&t[3]->rotation.w);
+    __m128 len2, ok, inv, x, y, z, w, xx, yy, zz, xy, xz, yz, wx, wy, wz, bad;
+    _MM_TRANSPOSE4_PS(a0, a1, a2, a3); /* a0..a2 = tx, ty, tz */
+    _MM_TRANSPOSE4_PS(q0, q1, q2, q3); /* qx, qy, qz, qw */
+    _MM_TRANSPOSE4_PS(s0, s1, s2, s3); /* s1..s3 = sx, sy, sz */
+    /* A non-finite translation or scale reaches the palette (checked there); a
+       non-finite rotation would not (the normalisation below makes it the identity),
+       so it is checked here. */
+    bad = _mm_add_ps(_mm_add_ps(_mm_sub_ps(q0, q0), _mm_sub_ps(q1, q1)), _mm_add_ps(_mm_sub_ps(q2, q2), _mm_sub_ps(q3, q3)));
+    *nonfinite = _mm_add_ps(*nonfinite, bad);
+    /* gpuskin_quat_normalize: identity unless 1e-24 < |q|^2 < inf */
+    len2 = _mm_add_ps(_mm_add_ps(_mm_add_ps(_mm_mul_ps(q0, q0), _mm_mul_ps(q1, q1)), _mm_mul_ps(q2, q2)),
+                      _mm_mul_ps(q3, q3));
+    ok = _mm_and_ps(_mm_cmpgt_ps(len2, _mm_set1_ps(1e-24f)), _mm_cmpeq_ps(_mm_sub_ps(len2, len2), _mm_setzero_ps()));
+    inv = _mm_div_ps(one, _mm_sqrt_ps(len2));
+    x = _mm_and_ps(ok, _mm_mul_ps(q0, inv));
+    y = _mm_and_ps(ok, _mm_mul_ps(q1, inv));
+    z = _mm_and_ps(ok, _mm_mul_ps(q2, inv));
+    w = _mm_or_ps(_mm_and_ps(ok, _mm_mul_ps(q3, inv)), _mm_andnot_ps(ok, one));
+    /* gpuskin_mat3_from_quat, then column c times scale c */
+    xx = _mm_mul_ps(x, x); yy = _mm_mul_ps(y, y); zz = _mm_mul_ps(z, z);
+    xy = _mm_mul_ps(x, y); xz = _mm_mul_ps(x, z); yz = _mm_mul_ps(y, z);
+    wx = _mm_mul_ps(w, x); wy = _mm_mul_ps(w, y); wz = _mm_mul_ps(w, z);
+    out->m[0][0] = _mm_mul_ps(_mm_sub_ps(one, _mm_mul_ps(two, _mm_add_ps(yy, zz))), s1);
+    out->m[1][0] = _mm_mul_ps(_mm_mul_ps(two, _mm_add_ps(xy, wz)), s1);
+    out->m[2][0] = _mm_mul_ps(_mm_mul_ps(two, _mm_sub_ps(xz, wy)), s1);
+    out->m[0][1] = _mm_mul_ps(_mm_mul_ps(two, _mm_sub_ps(xy, wz)), s2);
+    out->m[1][1] = _mm_mul_ps(_mm_sub_ps(one, _mm_mul_ps(two, _mm_add_ps(xx, zz))), s2);
+    out->m[2][1] = _mm_mul_ps(_mm_mul_ps(two, _mm_add_ps(yz, wx)), s2);
+    out->m[0][2] = _mm_mul_ps(_mm_mul_ps(two, _mm_add_ps(xz, wy)), s3);
+    out->m[1][2] = _mm_mul_ps(_mm_mul_ps(two, _mm_sub_ps(yz, wx)), s3);
+    out->m[2][2] = _mm_mul_ps(_mm_sub_ps(one, _mm_mul_ps(two, _mm_add_ps(xx, yy))), s3);
+    out->m[0][3] = a0;
+    out->m[1][3] = a1;
+    out->m[2][3] = a2;
+}
+
+/* Writes lanes [0, lanes) of p: LBS rows and/or column-major matrices. dst[l] is
+   lane l's first float of this joint's entry. */
+GPUSKIN__FAST_INLINE void gpuskin__fast_store4(float *const dst[4], uint32_t lanes, __m128 v0, __m128 v1, __m128 v2, __m128 v3)
+{
+    _MM_TRANSPOSE4_PS(v0, v1, v2, v3);
+    if (lanes == 4) {
+        _mm_storeu_ps(dst[0], v0); _mm_storeu_ps(dst[1], v1); _mm_storeu_ps(dst[2], v2); _mm_storeu_ps(dst[3], v3);
+    } else {
+        _mm_storeu_ps(dst[0], v0);
+        if (lanes > 1) _mm_storeu_ps(dst[1], v1);
+        if (lanes > 2) _mm_storeu_ps(dst[2], v2);
+    }
+}
+
+/* lbs[l] / pal[l]: lane l's instance's first LBS float / palette matrix (NULL: not wanted). */
+static void gpuskin__fast_store_palettes(float *const lbs[4], gpuskin_mat4 *const pal[4], uint32_t lanes, uint32_t joint,
+                                         const gpuskin__fast_aff4 *p)
+{
+    float *dst[4];
+    if (lbs[0]) { /* row r of every lane is the transpose of (m[r][0..3]) */
+        const size_t at = (size_t)joint * GPUSKIN_LBS_FLOATS_PER_JOINT;
+        dst[0] = lbs[0] + at; dst[1] = lbs[1] + at; dst[2] = lbs[2] + at; dst[3] = lbs[3] + at;
+        gpuskin__fast_store4(dst, lanes, p->m[0][0], p->m[0][1], p->m[0][2], p->m[0][3]);
+        dst[0] += 4; dst[1] += 4; dst[2] += 4; dst[3] += 4;
+        gpuskin__fast_store4(dst, lanes, p->m[1][0], p->m[1][1], p->m[1][2], p->m[1][3]);
+        dst[0] += 4; dst[1] += 4; dst[2] += 4; dst[3] += 4;
+        gpuskin__fast_store4(dst, lanes, p->m[2][0], p->m[2][1], p->m[2][2], p->m[2][3]);
+    }
+    if (pal[0]) { /* column c of every lane, row 3 = (0 0 0 1) */
+        const __m128 zero = _mm_setzero_ps(), one = _mm_set1_ps(1.0f);
+        dst[0] = pal[0][joint].m; dst[1] = pal[1][joint].m; dst[2] = pal[2][joint].m; dst[3] = pal[3][joint].m;
+        gpuskin__fast_store4(dst, lanes, p->m[0][0], p->m[1][0], p->m[2][0], zero);
+        dst[0] += 4; dst[1] += 4; dst[2] += 4; dst[3] += 4;
+        gpuskin__fast_store4(dst, lanes, p->m[0][1], p->m[1][1], p->m[2][1], zero);
+        dst[0] += 4; dst[1] += 4; dst[2] += 4; dst[3] += 4;
+        gpuskin__fast_store4(dst, lanes, p->m[0][2], p->m[1][2], p->m[2][2], zero);
+        dst[0] += 4; dst[1] += 4; dst[2] += 4; dst[3] += 4;
+        gpuskin__fast_store4(dst, lanes, p->m[0][3], p->m[1][3], p->m[2][3], one);
+    }
+}
+
+/* Instances [inst0, inst0 + lanes), lanes <= 4; a short group repeats its last
+   instance in the spare lanes (computed, never stored). `g` holds the model-space
+   globals of every joint (joint_count entries). Returns 0 when this group has a
+   non-affine model, which the caller then does by the reference path. */
+static int gpuskin__fast_palettes4(const gpuskin_palette_batch_desc *d, uint32_t inst0, uint32_t lanes,
+                                   gpuskin__fast_aff4 *g, gpuskin_result *result)
+{
+    const gpuskin_skeleton *sk = d->skeleton;
+    const size_t nj = sk->joint_count;
+    uint32_t i, l, inst[4];
+    const gpuskin_trs *pose[4];
+    float *lbs[4];
+    gpuskin_mat4 *pals[4];
+    gpuskin__fast_aff4 model, local, pal;
+    __m128 nonfinite = _mm_setzero_ps();
+    for (l = 0; l < 4; ++l) inst[l] = inst0 + (l < lanes ? l : lanes - 1);
+    if (d->models) {
+        const gpuskin_mat4 *m[4];
+        for (l = 0; l < 4; ++l) {
+            m[l] = &d->models[inst[l]];
+            if (!gpuskin_mat4_is_finite(m[l])) {
+                *result = GPUSKIN_ERROR_NON_FINITE;
+                return 1;
+            }
+            if (!gpuskin__fast_is_affine(m[l])) return 0;
+        }
+        gpuskin__fast_aff4_load(m, &model);
+    }
+    /* The model matrix rides on the roots: g[j] = model * global(j), so each joint
+       costs two products (parent * local, then * inverse bind) instead of three. */
+    for (l = 0; l < 4; ++l) {
+        pose[l] = d->local_poses ? d->local_poses + inst[l] * nj : sk->rest_pose;
+        lbs[l] = d->out_lbs ? d->out_lbs + inst[l] * nj * GPUSKIN_LBS_FLOATS_PER_JOINT : NULL;
+        pals[l] = d->out_palettes ? d->out_palettes + inst[l] * nj : NULL;
+    }
+    for (i = 0; i < sk->joint_count; ++i) {
+        const uint32_t j = sk->order[i];
+        const int32_t parent = sk->parents[j];
+        const gpuskin_trs *t[4];
+        t[0] = pose[0] + j; t[1] = pose[1] + j; t[2] = pose[2] + j; t[3] = pose[3] + j;
+        gpuskin__fast_local4(t, &local, &nonfinite);
+        if (parent >= 0) {
+            gpuskin__fast_aff4_mul(&g[parent], &local, &g[j]);
+        } else {
+            gpuskin__fast_aff4 root;
+            if (d->models) gpuskin__fast_aff4_mul_one(&model, &sk->root_parent_globals[j], &root);
+            else gpuskin__fast_aff4_splat(&sk->root_parent_globals[j], &root);
+            gpuskin__fast_aff4_mul(&root, &local, &g[j]);
+        }
+        gpuskin__fast_aff4_mul_one(&g[j], &sk->inverse_bind[j], &pal);
+        /* A non-finite global always reaches the palette (x * inf and x * NaN are
+           never finite, not even for x = 0), so checking the palette is enough. */
+        {
+#define GPUSKIN__FAST_NF(r, c) _mm_sub_ps(pal.m[r][c], pal.m[r][c])
+#define GPUSKIN__FAST_NF_ROW(r) _mm_add_ps(_mm_add_ps(GPUSKIN__FAST_NF(r, 0), GPUSKIN__FAST_NF(r, 1)), \
+                                           _mm_add_ps(GPUSKIN__FAST_NF(r, 2), GPUSKIN__FAST_NF(r, 3)))
+            nonfinite = _mm_add_ps(nonfinite, _mm_add_ps(_mm_add_ps(GPUSKIN__FAST_NF_ROW(0), GPUSKIN__FAST_NF_ROW(1)),
+                                                         GPUSKIN__FAST_NF_ROW(2)));
+#undef GPUSKIN__FAST_NF_ROW
+#undef GPUSKIN__FAST_NF
+        }
+        gpuskin__fast_store_palettes(lbs, pals, lanes, j, &pal);
+    }
+    /* x - x is 0 for finite x and NaN otherwise; a NaN anywhere made the sum NaN. */
+    if (_mm_movemask_ps(_mm_cmpeq_ps(nonfinite, _mm_setzero_ps())) != 0xF) *result = GPUSKIN_ERROR_NON_FINITE;
+    return 1;
+}
+
+#endif /* GPUSKIN__FAST_SSE2 */
+
+GPUSKIN_API gpuskin_result gpuskin_build_palettes(const gpuskin_palette_batch_desc *desc)
+{
+    const gpuskin_skeleton *sk;
+    gpuskin_mat4 *plain_scratch = NULL;
+    gpuskin_result result = GPUSKIN_SUCCESS;
+    uint32_t i, end;
+    int fast = 0;
+    if (!desc || !desc->skeleton) return GPUSKIN_ERROR_NULL_ARGUMENT;
+    sk = desc->skeleton;
+    if (!sk->order || !sk->parents || !sk->inverse_bind || !sk->rest_pose || !sk->root_parent_globals)
+        return GPUSKIN_ERROR_NULL_ARGUMENT;
+    if (!desc->out_palettes && !desc->out_lbs) return GPUSKIN_ERROR_NULL_ARGUMENT;
+    if (sk->joint_count == 0 || sk->joint_count > GPUSKIN_MAX_JOINTS) return GPUSKIN_ERROR_INVALID_COUNT;
+    if (desc->instance_count == 0) return GPUSKIN_SUCCESS; /* a job system's empty share */
+    end = desc->first_instance + desc->instance_count;
+    if (end < desc->first_instance || (size_t)end > SIZE_MAX / ((size_t)sk->joint_count * sizeof(gpuskin_mat4)))
+        return GPUSKIN_ERROR_OVERFLOW;
+#ifdef GPUSKIN__FAST_SSE2
+    /* The four-lane path keeps matrices as 3x4 affines. Skeletons from real files
+       always are; anything else takes the reference path. */
+    fast = 1;
+    for (i = 0; i < sk->joint_count && fast; ++i)
+        fast = gpuskin__fast_is_affine(&sk->inverse_bind[i]) &&
+               (sk->parents[i] >= 0 || gpuskin__fast_is_affine(&sk->root_parent_globals[i]));
+    if (fast) {
+        /* Globals of every joint for four instances: 192 bytes a joint, on the stack
+           for skeletons up to 64 joints, else one allocation, aligned by hand since
+           GPUSKIN_MALLOC promises no alignment. */
+        gpuskin__fast_aff4 stack_globals[64], *g = stack_globals;
+        void *block = NULL;
+        if (sk->joint_count > 64) {
+            block = GPUSKIN_MALLOC((size_t)sk->joint_count * sizeof(gpuskin__fast_aff4) + 15, sk->alloc_user);
+            if (!block) return GPUSKIN_ERROR_OUT_OF_MEMORY;
+            g = (gpuskin__fast_aff4 *)(void *)(((uintptr_t)block + 15) & ~(uintptr_t)15);
+        }
+        for (i = desc->first_instance; i < end && result == GPUSKIN_SUCCESS; i += 4) {
+            uint32_t lanes = end - i < 4 ? end - i : 4;
+            if (!gpuskin__fast_palettes4(desc, i, lanes, g, &result)) {
+                if (!desc->out_palettes && !plain_scratch) {
+                    plain_scratch = (gpuskin_mat4 *)GPUSKIN_MALLOC((size_t)sk->joint_count * sizeof(gpuskin_mat4), sk->alloc_user);
+                    if (!plain_scratch) result = GPUSKIN_ERROR_OUT_OF_MEMORY;
+                }
+                if (result == GPUSKIN_SUCCESS) result = gpuskin__fast_palettes_plain(desc, i, lanes, plain_scratch);
+            }
+        }
+        if (block) GPUSKIN_FREE(block, sk->alloc_user);
+        if (plain_scratch) GPUSKIN_FREE(plain_scratch, sk->alloc_user);
+        return result;
+    }
+#endif
+    (void)fast;
+    (void)i;
+    if (!desc->out_palettes) {
+        plain_scratch = (gpuskin_mat4 *)GPUSKIN_MALLOC((size_t)sk->joint_count * sizeof(gpuskin_mat4), sk->alloc_user);
+        if (!plain_scratch) return GPUSKIN_ERROR_OUT_OF_MEMORY;
+    }
+    result = gpuskin__fast_palettes_plain(desc, desc->first_instance, desc->instance_count, plain_scratch);
+    if (plain_scratch) GPUSKIN_FREE(plain_scratch, sk->alloc_user);
+    return result;
+}
+
+/* ======================================================================== */
+/* Skinning                                                                 */
+/* ======================================================================== */
+
+#ifdef GPUSKIN__FAST_SSE2
+
+/* One call's streams with their strides resolved (stride 0 = packed). */
+typedef struct gpuskin__fast_skin {
+    size_t n;
+    uint32_t sets, joint_count;
+    gpuskin_joint_type joint_type;
+    const char *pos, *nrm, *tan, *jnt[2], *wgt[2];
+    size_t pos_s, nrm_s, tan_s, jnt_s[2], wgt_s[2];
+    char *opos, *onrm, *otan;
+    size_t opos_s, onrm_s, otan_s;
+    int dqs, residual;
+    const float *lbs, *dq, *res;
+} gpuskin__fast_skin;
+
+/* ---- loads and stores --------------------------------------------------- */
+
+/* 4 joint indices of vertex v in set `set`, widened to 32 bits. */
+GPUSKIN__FAST_INLINE __m128i gpuskin__fast_joints(const gpuskin__fast_skin *f, uint32_t set, size_t v)
+{
+    const char *p = f->jnt[set] + v * f->jnt_s[set];
+    if (f->joint_type == GPUSKIN_JOINT_U16)
+        return _mm_unpacklo_epi16(_mm_loadl_epi64((const __m128i *)(const void *)p), _mm_setzero_si128());
+    if (f->joint_type == GPUSKIN_JOINT_U8) {
+        int x;
+        memcpy(&x, p, 4);
+        return _mm_unpacklo_epi16(_mm_unpacklo_epi8(_mm_cvtsi32_si128(x), _mm_setzero_si128()), _mm_setzero_si128());
+    }
+    return _mm_loadu_si128((const __m128i *)(const void *)p);
+}
+
+GPUSKIN__FAST_INLINE __m128 gpuskin__fast_weights(const gpuskin__fast_skin *f, uint32_t set, size_t v)
+{
+    return _mm_loadu_ps((const float *)(const void *)(f->wgt[set] + v * f->wgt_s[set]));
+}
+
+/* float[3] element v of a stream of n: 16 bytes when another element follows (the
+   4th float is whatever lies there; callers ignore it), exactly 12 for the last. */
+GPUSKIN__FAST_INLINE __m128 gpuskin__fast_load3(const char *base, size_t stride, size_t v, size_t n)
+{
+    const char *p = base + v * stride;
+    float last[4] = {0.0f, 0.0f, 0.0f, 0.0f};
+    if (v + 1 < n) return _mm_loadu_ps((const float *)(const void *)p);
+    memcpy(last, p, 12); /* memcpy: the element may be unaligned */
+    return _mm_loadu_ps(last);
+}
+
+/* Four float[3] elements v0..v0+3 (all inside the stream) as x, y, z vectors. */
+GPUSKIN__FAST_INLINE void gpuskin__fast_load3x4(const char *base, size_t stride, size_t v0, size_t n, __m128 *x, __m128 *y,
+                                                __m128 *z)
+{
+    if (stride == 12) { /* packed: 48 contiguous bytes, deinterleaved */
+        const float *p = (const float *)(const void *)(base + v0 * 12);
+        const __m128 a = _mm_loadu_ps(p), b = _mm_loadu_ps(p + 4), c = _mm_loadu_ps(p + 8); /* x0y0z0x1 y1z1x2y2 z2x3y3z3 */
+        const __m128 t0 = _mm_shuffle_ps(a, b, _MM_SHUFFLE(2, 1, 3, 2));                    /* z0 x1 z1 x2 */
+        const __m128 t1 = _mm_shuffle_ps(b, c, _MM_SHUFFLE(1, 0, 3, 2));                    /* x2 y2 z2 x3 */
+        *x = _mm_shuffle_ps(a, t1, _MM_SHUFFLE(3, 0, 3, 0));
+        *y = _mm_shuffle_ps(_mm_shuffle_ps(a, b, _MM_SHUFFLE(0, 0, 1, 1)), _mm_shuffle_ps(b, c, _MM_SHUFFLE(2, 2, 3, 3)),
+                            _MM_SHUFFLE(2, 0, 2, 0));
+        *z = _mm_shuffle_ps(t0, c, _MM_SHUFFLE(3, 0, 2, 0));
+    } else {
+        __m128 e0 = gpuskin__fast_load3(base, stride, v0, n), e1 = gpuskin__fast_load3(base, stride, v0 + 1, n);
+        __m128 e2 = gpuskin__fast_load3(base, stride, v0 + 2, n), e3 = gpuskin__fast_load3(base, stride, v0 + 3, n);
+        _MM_TRANSPOSE4_PS(e0, e1, e2, e3); /* e3: the ignored 4th floats */
+        *x = e0; *y = e1; *z = e2;
+    }
+}
+
+/* Writes exactly 12 bytes a vertex, so interleaved neighbours are never touched. */
+GPUSKIN__FAST_INLINE void gpuskin__fast_store3(char *p, __m128 e)
+{
+    const float z = _mm_cvtss_f32(_mm_movehl_ps(e, e));
+    _mm_storel_pi((__m64 *)(void *)p, e);
+    memcpy(p + 8, &z, 4); /* memcpy: the element may be unaligned */
+}
+
+GPUSKIN__FAST_INLINE void gpuskin__fast_store3x4(char *base, size_t stride, size_t v0, __m128 x, __m128 y, __m128 z)
+{
+    if (stride == 12) { /* packed: interleave into 48 contiguous bytes */
+        float *p = (float *)(void *)(base + v0 * 12);
+        const __m128 xy01 = _mm_unpacklo_ps(x, y), xy23 = _mm_unpackhi_ps(x, y); /* x0y0x1y1, x2y2x3y3 */
+        _mm_storeu_ps(p, _mm_shuffle_ps(xy01, _mm_shuffle_ps(z, x, _MM_SHUFFLE(1, 1, 0, 0)), _MM_SHUFFLE(2, 0, 1, 0)));
+        _mm_storeu_ps(p + 4, _mm_shuffle_ps(_mm_shuffle_ps(y, z, _MM_SHUFFLE(1, 1, 1, 1)), xy23, _MM_SHUFFLE(1, 0, 2, 0)));
+        _mm_storeu_ps(p + 8, _mm_shuffle_ps(_mm_shuffle_ps(z, x, _MM_SHUFFLE(3, 3, 2, 2)),
+                                            _mm_shuffle_ps(y, z, _MM_SHUFFLE(3, 3, 3, 3)), _MM_SHUFFLE(2, 0, 2, 0)));
+    } else {
+        __m128 w = _mm_setzero_ps();
+        _MM_TRANSPOSE4_PS(x, y, z, w);
+        gpuskin__fast_store3(base + v0 * stride, x);
+        gpuskin__fast_store3(base + (v0 + 1) * stride, y);
+        gpuskin__fast_store3(base + (v0 + 2) * stride, z);
+        gpuskin__fast_store3(base + (v0 + 3) * stride, w);
+    }
+}
+
+/* ---- influences ----------------------------------------------------------- */
+
+/* The influences of four vertices. A zero-weight slot's joint index may be garbage
+   (gpuskin.h allows it): its offset is set to 0, always safe to read, and times
+   weight 0 it adds exactly 0, so no vertex branches on its weights. Weights below
+   FLT_MIN are 0 here, as in the oracle. */
+typedef struct gpuskin__fast_group {
+    __m128 w[2][4];        /* [set][vertex]: the weights, denormals flushed to 0 */
+    uint32_t off[4][8];    /* [vertex][influence]: byte offset of the joint's palette entry */
+    __m128 norm;           /* per vertex (lane): sum > 0 ? 1 / sum : 1, as the oracle */
+    __m128 weighted;       /* all-ones lanes where some weight is non-zero */
+} gpuskin__fast_group;
+
+/* Reads one set of the four vertices; returns the running weight sum, added in the
+   oracle's order (influence by influence). entry_bytes: 48 (LBS) or 32 (DQ). */
+GPUSKIN__FAST_INLINE __m128 gpuskin__fast_read_set(const gpuskin__fast_skin *f, gpuskin__fast_group *g, size_t v0,
+                                                   uint32_t set, int lbs, __m128 sum, int first)
+{
+    /* The oracle counts a weight below FLT_MIN (a denormal, or 0) as 0: keep = |w| >= FLT_MIN. */
+    const __m128 sign = _mm_set1_ps(-0.0f), min = _mm_set1_ps(GPUSKIN__MIN_WEIGHT);
+    __m128 w0 = gpuskin__fast_weights(f, set, v0), w1 = gpuskin__fast_weights(f, set, v0 + 1);
+    __m128 w2 = gpuskin__fast_weights(f, set, v0 + 2), w3 = gpuskin__fast_weights(f, set, v0 + 3);
+    const __m128 k0 = _mm_cmpge_ps(_mm_andnot_ps(sign, w0), min), k1 = _mm_cmpge_ps(_mm_andnot_ps(sign, w1), min);
+    const __m128 k2 = _mm_cmpge_ps(_mm_andnot_ps(sign, w2), min), k3 = _mm_cmpge_ps(_mm_andnot_ps(sign, w3), min);
+    __m128i j0 = _mm_and_si128(_mm_castps_si128(k0), gpuskin__fast_joints(f, set, v0));
+    __m128i j1 = _mm_and_si128(_mm_castps_si128(k1), gpuskin__fast_joints(f, set, v0 + 1));
+    __m128i j2 = _mm_and_si128(_mm_castps_si128(k2), gpuskin__fast_joints(f, set, v0 + 2));
+    __m128i j3 = _mm_and_si128(_mm_castps_si128(k3), gpuskin__fast_joints(f, set, v0 + 3));
+    w0 = _mm_and_ps(k0, w0); w1 = _mm_and_ps(k1, w1); w2 = _mm_and_ps(k2, w2); w3 = _mm_and_ps(k3, w3);
+    if (lbs) { /* j * 48 = j * 32 + j * 16 */
+        j0 = _mm_add_epi32(_mm_slli_epi32(j0, 5), _mm_slli_epi32(j0, 4));
+        j1 = _mm_add_epi32(_mm_slli_epi32(j1, 5), _mm_slli_epi32(j1, 4));
+        j2 = _mm_add_epi32(_mm_slli_epi32(j2, 5), _mm_slli_epi32(j2, 4));
+        j3 = _mm_add_epi32(_mm_slli_epi32(j3, 5), _mm_slli_epi32(j3, 4));
+    } else {
+        j0 = _mm_slli_epi32(j0, 5); j1 = _mm_slli_epi32(j1, 5); j2 = _mm_slli_epi32(j2, 5); j3 = _mm_slli_epi32(j3, 5);
+    }
+    _mm_storeu_si128((__m128i *)(void *)&g->off[0][set * 4], j0);
+    _mm_storeu_si128((__m128i *)(void *)&g->off[1][set * 4], j1);
+    _mm_storeu_si128((__m128i *)(void *)&g->off[2][set * 4], j2);
+    _mm_storeu_si128((__m128i *)(void *)&g->off[3][set * 4], j3);
+    g->w[set][0] = w0; g->w[set][1] = w1; g->w[set][2] = w2; g->w[set][3] = w3;
+    _MM_TRANSPOSE4_PS(w0, w1, w2, w3); /* w_k: influence k of the four vertices */
+    sum = first ? w0 : _mm_add_ps(sum, w0);
+    return _mm_add_ps(_mm_add_ps(_mm_add_ps(sum, w1), w2), w3);
+}
+
+GPUSKIN__FAST_INLINE void gpuskin__fast_read_group(const gpuskin__fast_skin *f, gpuskin__fast_group *g, size_t v0,
+                                                   uint32_t sets, int lbs)
+{
+    const __m128 one = _mm_set1_ps(1.0f);
+    __m128 sum = gpuskin__fast_read_set(f, g, v0, 0, lbs, _mm_setzero_ps(), 1);
+    if (sets == 2) sum = gpuskin__fast_read_set(f, g, v0, 1, lbs, sum, 0);
+    g->weighted = _mm_cmpgt_ps(sum, _mm_setzero_ps());
+    g->norm = _mm_or_ps(_mm_and_ps(g->weighted, _mm_div_ps(one, sum)), _mm_andnot_ps(g->weighted, one));
+}
+
+/* ---- linear blend ----------------------------------------------------------- */
+
+/* One set of one vertex: r[row] += palette row * (w * norm), influence by influence in
+   the oracle's order (its zero-weight skips are exact zeros here). */
+GPUSKIN__FAST_INLINE void gpuskin__fast_lbs_set(const char *lbs, const uint32_t *off, __m128 wn, int first, __m128 r[3])
+{
+    const float *p0 = (const float *)(const void *)(lbs + off[0]), *p1 = (const float *)(const void *)(lbs + off[1]);
+    const float *p2 = (const float *)(const void *)(lbs + off[2]), *p3 = (const float *)(const void *)(lbs + off[3]);
+    const __m128 w0 = GPUSKIN__FAST_BCAST(wn, 0), w1 = GPUSKIN__FAST_BCAST(wn, 1);
+    const __m128 w2 = GPUSKIN__FAST_BCAST(wn, 2), w3 = GPUSKIN__FAST_BCAST(wn, 3);
+    __m128 a0 = _mm_mul_ps(_mm_loadu_ps(p0), w0), a1 = _mm_mul_ps(_mm_loadu_ps(p0 + 4), w0);
+    __m128 a2 = _mm_mul_ps(_mm_loadu_ps(p0 + 8), w0);
+    if (!first) {
+        a0 = _mm_add_ps(r[0], a0); a1 = _mm_add_ps(r[1], a1); a2 = _mm_add_ps(r[2], a2);
+    }
+    a0 = _mm_add_ps(a0, _mm_mul_ps(_mm_loadu_ps(p1), w1));
+    a1 = _mm_add_ps(a1, _mm_mul_ps(_mm_loadu_ps(p1 + 4), w1));
+    a2 = _mm_add_ps(a2, _mm_mul_ps(_mm_loadu_ps(p1 + 8), w1));
+    a0 = _mm_add_ps(a0, _mm_mul_ps(_mm_loadu_ps(p2), w2));
+    a1 = _mm_add_ps(a1, _mm_mul_ps(_mm_loadu_ps(p2 + 4), w2));
+    a2 = _mm_add_ps(a2, _mm_mul_ps(_mm_loadu_ps(p2 + 8), w2));
+    r[0] = _mm_add_ps(a0, _mm_mul_ps(_mm_loadu_ps(p3), w3));
+    r[1] = _mm_add_ps(a1, _mm_mul_ps(_mm_loadu_ps(p3 + 4), w3));
+    r[2] = _mm_add_ps(a2, _mm_mul_ps(_mm_loadu_ps(p3 + 8), w3));
+}
+
+GPUSKIN__FAST_INLINE void gpuskin__fast_lbs_vertex(const gpuskin__fast_skin *f, const gpuskin__fast_group *g, int v,
+                                                   __m128 norm, uint32_t sets, __m128 r[3])
+{
+    const char *lbs = (const char *)f->lbs;
+    gpuskin__fast_lbs_set(lbs, &g->off[v][0], _mm_mul_ps(g->w[0][v], norm), 1, r);
+    if (sets == 2) gpuskin__fast_lbs_set(lbs, &g->off[v][4], _mm_mul_ps(g->w[1][v], norm), 0, r);
+}
+
+/* Rows r[vertex][row] of four vertices -> m[row][col], lane = vertex. */
+GPUSKIN__FAST_INLINE void gpuskin__fast_rows_to_soa(__m128 r[4][3], __m128 m[3][4])
+{
+    int row;
+    for (row = 0; row < 3; ++row) {
+        __m128 a = r[0][row], b = r[1][row], c = r[2][row], d = r[3][row];
+        _MM_TRANSPOSE4_PS(a, b, c, d);
+        m[row][0] = a; m[row][1] = b; m[row][2] = c; m[row][3] = d;
+    }
+}
+
+/* ---- dual-quaternion blend ------------------------------------------------ */
+
+/* Index of the first set bit of a 4-bit mask (mask != 0). */
+static int gpuskin__fast_first_bit(int mask)
+{
+    static const signed char first[16] = {0, 0, 1, 0, 2, 0, 1, 0, 3, 0, 1, 0, 2, 0, 1, 0};
+    return first[mask & 15];
+}
+
+/* One set of one vertex: the oracle's loop body of gpuskin__blend_dqs. p[] is the
+   pivot's real part, each component in all lanes. */
+GPUSKIN__FAST_INLINE void gpuskin__fast_dqs_set(const gpuskin__fast_skin *f, const uint32_t *off, __m128 wn, const __m128 p[4],
+                                                int first, int residual, __m128 *real, __m128 *dual, __m128 s[3])
+{
+    const char *dq = (const char *)f->dq, *res = (const char *)f->res;
+    const float *q0 = (const float *)(const void *)(dq + off[0]), *q1 = (const float *)(const void *)(dq + off[1]);
+    const float *q2 = (const float *)(const void *)(dq + off[2]), *q3 = (const float *)(const void *)(dq + off[3]);
+    const __m128 r0 = _mm_loadu_ps(q0), r1 = _mm_loadu_ps(q1), r2 = _mm_loadu_ps(q2), r3 = _mm_loadu_ps(q3);
+    __m128 t0 = r0, t1 = r1, t2 = r2, t3 = r3, dots, ws, b0, b1, b2, b3, re, du;
+    /* dot(pivot, real_k) for the four influences at once, in the oracle's order; the
+       sign flips the influences on the far hemisphere (q and -q: one rotation). */
+    _MM_TRANSPOSE4_PS(t0, t1, t2, t3);
+    dots = _mm_add_ps(_mm_add_ps(_mm_add_ps(_mm_mul_ps(p[0], t0), _mm_mul_ps(p[1], t1)), _mm_mul_ps(p[2], t2)),
+                      _mm_mul_ps(p[3], t3));
+    ws = _mm_xor_ps(wn, _mm_and_ps(_mm_cmplt_ps(dots, _mm_setzero_ps()), _mm_set1_ps(-0.0f)));
+    b0 = GPUSKIN__FAST_BCAST(ws, 0); b1 = GPUSKIN__FAST_BCAST(ws, 1);
+    b2 = GPUSKIN__FAST_BCAST(ws, 2); b3 = GPUSKIN__FAST_BCAST(ws, 3);
+    re = _mm_mul_ps(r0, b0);
+    du = _mm_mul_ps(_mm_loadu_ps(q0 + 4), b0);
+    if (!first) {
+        re = _mm_add_ps(*real, re);
+        du = _mm_add_ps(*dual, du);
+    }
+    re = _mm_add_ps(re, _mm_mul_ps(r1, b1)); du = _mm_add_ps(du, _mm_mul_ps(_mm_loadu_ps(q1 + 4), b1));
+    re = _mm_add_ps(re, _mm_mul_ps(r2, b2)); du = _mm_add_ps(du, _mm_mul_ps(_mm_loadu_ps(q2 + 4), b2));
+    *real = _mm_add_ps(re, _mm_mul_ps(r3, b3));
+    *dual = _mm_add_ps(du, _mm_mul_ps(_mm_loadu_ps(q3 + 4), b3));
+    if (residual) {
+        /* S is blended without the sign: a scale or shear has no antipode. An entry
+           is 48 bytes where a dual quaternion is 32: offset * 3 / 2. */
+        const float *s0 = (const float *)(const void *)(res + off[0] + off[0] / 2);
+        const float *s1 = (const float *)(const void *)(res + off[1] + off[1] / 2);
+        const float *s2 = (const float *)(const void *)(res + off[2] + off[2] / 2);
+        const float *s3 = (const float *)(const void *)(res + off[3] + off[3] / 2);
+        int row;
+        b0 = GPUSKIN__FAST_BCAST(wn, 0); b1 = GPUSKIN__FAST_BCAST(wn, 1);
+        b2 = GPUSKIN__FAST_BCAST(wn, 2); b3 = GPUSKIN__FAST_BCAST(wn, 3);
+        for (row = 0; row < 3; ++row) {
+            __m128 a = _mm_mul_ps(_mm_loadu_ps(s0 + 4 * row), b0);
+            if (!first) a = _mm_add_ps(s[row], a);
+            a = _mm_add_ps(a, _mm_mul_ps(_mm_loadu_ps(s1 + 4 * row), b1));
+            a = _mm_add_ps(a, _mm_mul_ps(_mm_loadu_ps(s2 + 4 * row), b2));
+            s[row] = _mm_add_ps(a, _mm_mul_ps(_mm_loadu_ps(s3 + 4 * row), b3));
+        }
+    }
+}
+
+/* One vertex up to its blended (real, dual, residual rows); the pivot is the highest
+   weight, the first on a tie (the oracle's strict >). */
+GPUSKIN__FAST_INLINE void gpuskin__fast_dqs_vertex(const gpuskin__fast_skin *f, const gpuskin__fast_group *g, int v,
+                                                   __m128 norm, uint32_t sets, int residual, __m128 *real, __m128 *dual,
+                                                   __m128 s[3])
+{
+    __m128 best = g->w[0][v], pr, p[4];
+    int pivot, mask;
+    if (sets == 2) best = _mm_max_ps(best, g->w[1][v]);
+    best = _mm_max_ps(best, _mm_shuffle_ps(best, best, _MM_SHUFFLE(2, 3, 0, 1)));
+    best = _mm_max_ps(best, _mm_shuffle_ps(best, best, _MM_SHUFFLE(1, 0, 3, 2)));
+    if (!(_mm_cvtss_f32(best) > 0.0f)) { /* unweighted: the identity */
+        *real = _mm_set_ps(1.0f, 0.0f, 0.0f, 0.0f);
+        *dual = _mm_setzero_ps();
+        s[0] = _mm_set_ps(0.0f, 0.0f, 0.0f, 1.0f);
+        s[1] = _mm_set_ps(0.0f, 0.0f, 1.0f, 0.0f);
+        s[2] = _mm_set_ps(0.0f, 1.0f, 0.0f, 0.0f);
+        return;
+    }
+    mask = _mm_movemask_ps(_mm_cmpeq_ps(g->w[0][v], best));
+    if (sets == 2) mask |= _mm_movemask_ps(_mm_cmpeq_ps(g->w[1][v], best)) << 4;
+    pivot = (mask & 15) ? gpuskin__fast_first_bit(mask) : 4 + gpuskin__fast_first_bit(mask >> 4);
+    pr = _mm_loadu_ps((const float *)(const void *)((const char *)f->dq + g->off[v][pivot]));
+    p[0] = GPUSKIN__FAST_BCAST(pr, 0); p[1] = GPUSKIN__FAST_BCAST(pr, 1);
+    p[2] = GPUSKIN__FAST_BCAST(pr, 2); p[3] = GPUSKIN__FAST_BCAST(pr, 3);
+    gpuskin__fast_dqs_set(f, &g->off[v][0], _mm_mul_ps(g->w[0][v], norm), p, 1, residual, real, dual, s);
+    if (sets == 2) gpuskin__fast_dqs_set(f, &g->off[v][4], _mm_mul_ps(g->w[1][v], norm), p, 0, residual, real, dual, s);
+}
+
+/* Blended (real, dual) of four vertices, SoA -> the 3x4 [R S | t] per lane, as the
+   oracle: normalise (identity below 1e-12), remove the dual's part along real,
+   t = 2 dual conj(real), R's columns by gpuskin_quat_rotate of the basis vectors
+   (written out: rotating e_c leaves products by 0 and 1, all exact). */
+GPUSKIN__FAST_INLINE void gpuskin__fast_dq_to_affine(__m128 real[4], __m128 dual[4], __m128 s[3][4], int residual,
+                                                     __m128 m[3][4])
+{
+    const __m128 zero = _mm_setzero_ps(), one = _mm_set1_ps(1.0f), two = _mm_set1_ps(2.0f);
+    __m128 rx = real[0], ry = real[1], rz = real[2], rw = real[3];
+    __m128 dx = dual[0], dy = dual[1], dz = dual[2], dw = dual[3];
+    __m128 len2, big, inv, rd, x2, y2, z2, nx2, ny2, nz2, rot[3][3];
+    int r, c;
+    len2 = _mm_add_ps(_mm_add_ps(_mm_add_ps(_mm_mul_ps(rx, rx), _mm_mul_ps(ry, ry)), _mm_mul_ps(rz, rz)), _mm_mul_ps(rw, rw));
+    big = _mm_cmpge_ps(len2, _mm_set1_ps(1e-12f)); /* the oracle: identity when len2 < 1e-12 */
+    inv = _mm_div_ps(one, _mm_sqrt_ps(len2));
+    rx = _mm_mul_ps(rx, inv); ry = _mm_mul_ps(ry, inv); rz = _mm_mul_ps(rz, inv); rw = _mm_mul_ps(rw, inv);
+    dx = _mm_mul_ps(dx, inv); dy = _mm_mul_ps(dy, inv); dz = _mm_mul_ps(dz, inv); dw = _mm_mul_ps(dw, inv);
+    rd = _mm_add_ps(_mm_add_ps(_mm_add_ps(_mm_mul_ps(rx, dx), _mm_mul_ps(ry, dy)), _mm_mul_ps(rz, dz)), _mm_mul_ps(rw, dw));
+    dx = _mm_sub_ps(dx, _mm_mul_ps(rd, rx)); dy = _mm_sub_ps(dy, _mm_mul_ps(rd, ry));
+    dz = _mm_sub_ps(dz, _mm_mul_ps(rd, rz)); dw = _mm_sub_ps(dw, _mm_mul_ps(rd, rw));
+    rx = _mm_and_ps(big, rx); ry = _mm_and_ps(big, ry); rz = _mm_and_ps(big, rz);
+    rw = _mm_or_ps(_mm_and_ps(big, rw), _mm_andnot_ps(big, one));
+    dx = _mm_and_ps(big, dx); dy = _mm_and_ps(big, dy); dz = _mm_and_ps(big, dz); dw = _mm_and_ps(big, dw);
+    /* t = 2 (w d.xyz - d.w r.xyz + r.xyz x d.xyz) */
+    m[0][3] = _mm_mul_ps(two, _mm_add_ps(_mm_sub_ps(_mm_mul_ps(rw, dx), _mm_mul_ps(dw, rx)),
+                                         _mm_sub_ps(_mm_mul_ps(ry, dz), _mm_mul_ps(rz, dy))));
+    m[1][3] = _mm_mul_ps(two, _mm_add_ps(_mm_sub_ps(_mm_mul_ps(rw, dy), _mm_mul_ps(dw, ry)),
+                                         _mm_sub_ps(_mm_mul_ps(rz, dx), _mm_mul_ps(rx, dz))));
+    m[2][3] = _mm_mul_ps(two, _mm_add_ps(_mm_sub_ps(_mm_mul_ps(rw, dz), _mm_mul_ps(dw, rz)),
+                                         _mm_sub_ps(_mm_mul_ps(rx, dy), _mm_mul_ps(ry, dx))));
+    /* R column c = e_c + w u + q x u with u = 2 q x e_c */
+    x2 = _mm_mul_ps(two, rx); y2 = _mm_mul_ps(two, ry); z2 = _mm_mul_ps(two, rz);
+    nx2 = _mm_sub_ps(zero, x2); ny2 = _mm_sub_ps(zero, y2); nz2 = _mm_sub_ps(zero, z2);
+    rot[0][0] = _mm_add_ps(one, _mm_sub_ps(_mm_mul_ps(ry, ny2), _mm_mul_ps(rz, z2)));
+    rot[1][0] = _mm_add_ps(_mm_mul_ps(rw, z2), _mm_mul_ps(rx, y2));
+    rot[2][0] = _mm_add_ps(_mm_mul_ps(rw, ny2), _mm_mul_ps(rx, z2));
+    rot[0][1] = _mm_add_ps(_mm_mul_ps(rw, nz2), _mm_mul_ps(ry, x2));
+    rot[1][1] = _mm_add_ps(one, _mm_sub_ps(_mm_mul_ps(rz, nz2), _mm_mul_ps(rx, x2)));
+    rot[2][1] = _mm_add_ps(_mm_mul_ps(rw, x2), _mm_mul_ps(ry, z2));
+    rot[0][2] = _mm_add_ps(_mm_mul_ps(rw, y2), _mm_mul_ps(rz, x2));
+    rot[1][2] = _mm_add_ps(_mm_mul_ps(rw, nx2), _mm_mul_ps(rz, y2));
+    rot[2][2] = _mm_add_ps(one, _mm_sub_ps(_mm_mul_ps(rx, nx2), _mm_mul_ps(ry, y2)));
+    for (r = 0; r < 3; ++r)
+        for (c = 0; c < 3; ++c) /* (R S)[r][c] = sum_k R[r][k] S[k][c]; S = I is R exactly */
+            m[r][c] = residual ? _mm_add_ps(_mm_add_ps(_mm_mul_ps(rot[r][0], s[0][c]), _mm_mul_ps(rot[r][1], s[1][c])),
+                                            _mm_mul_ps(rot[r][2], s[2][c]))
+                               : rot[r][c];
+}
+
+/* ---- applying the blended transforms, four vertices at a time ----------- */
+
+/* 1 / len where len > 1e-12, else 1: the oracle's "normalise unless ~0". */
+GPUSKIN__FAST_INLINE __m128 gpuskin__fast_inv_len(__m128 x, __m128 y, __m128 z)
+{
+    const __m128 len = _mm_sqrt_ps(_mm_add_ps(_mm_add_ps(_mm_mul_ps(x, x), _mm_mul_ps(y, y)), _mm_mul_ps(z, z)));
+    const __m128 big = _mm_cmpgt_ps(len, _mm_set1_ps(1e-12f));
+    const __m128 one = _mm_set1_ps(1.0f);
+    return _mm_or_ps(_mm_and_ps(big, _mm_div_ps(one, len)), _mm_andnot_ps(big, one));
+}
+
+/* Positions, normals and tangents of vertices v0..v0+3 through m (SoA, lane = vertex). */
+GPUSKIN__FAST_INLINE void gpuskin__fast_apply4(const gpuskin__fast_skin *f, size_t v0, __m128 m[3][4])
+{
+    __m128 x, y, z, o0, o1, o2, s;
+    gpuskin__fast_load3x4(f->pos, f->pos_s, v0, f->n, &x, &y, &z);
+    o0 = _mm_add_ps(_mm_add_ps(_mm_add_ps(_mm_mul_ps(m[0][0], x), _mm_mul_ps(m[0][1], y)), _mm_mul_ps(m[0][2], z)), m[0][3]);
+    o1 = _mm_add_ps(_mm_add_ps(_mm_add_ps(_mm_mul_ps(m[1][0], x), _mm_mul_ps(m[1][1], y)), _mm_mul_ps(m[1][2], z)), m[1][3]);
+    o2 = _mm_add_ps(_mm_add_ps(_mm_add_ps(_mm_mul_ps(m[2][0], x), _mm_mul_ps(m[2][1], y)), _mm_mul_ps(m[2][2], z)), m[2][3]);
+    gpuskin__fast_store3x4(f->opos, f->opos_s, v0, o0, o1, o2);
+    if (f->onrm) {
+        /* n' = cofactor(A) n / det(A), A = the 3x3; A itself where det is ~0 or not finite */
+        const __m128 a00 = m[0][0], a01 = m[0][1], a02 = m[0][2], a10 = m[1][0], a11 = m[1][1], a12 = m[1][2];
+        const __m128 a20 = m[2][0], a21 = m[2][1], a22 = m[2][2];
+        __m128 c00, c01, c02, c10, c11, c12, c20, c21, c22, d, ok, inv;
+        c00 = _mm_sub_ps(_mm_mul_ps(a11, a22), _mm_mul_ps(a12, a21));
+        c01 = _mm_sub_ps(_mm_mul_ps(a12, a20), _mm_mul_ps(a10, a22));
+        c02 = _mm_sub_ps(_mm_mul_ps(a10, a21), _mm_mul_ps(a11, a20));
+        c10 = _mm_sub_ps(_mm_mul_ps(a02, a21), _mm_mul_ps(a01, a22));
+        c11 = _mm_sub_ps(_mm_mul_ps(a00, a22), _mm_mul_ps(a02, a20));
+        c12 = _mm_sub_ps(_mm_mul_ps(a01, a20), _mm_mul_ps(a00, a21));
+        c20 = _mm_sub_ps(_mm_mul_ps(a01, a12), _mm_mul_ps(a02, a11));
+        c21 = _mm_sub_ps(_mm_mul_ps(a02, a10), _mm_mul_ps(a00, a12));
+        c22 = _mm_sub_ps(_mm_mul_ps(a00, a11), _mm_mul_ps(a01, a10));
+        d = _mm_add_ps(_mm_add_ps(_mm_mul_ps(a00, c00), _mm_mul_ps(a01, c01)), _mm_mul_ps(a02, c02));
+        ok = _mm_and_ps(_mm_cmpgt_ps(_mm_andnot_ps(_mm_set1_ps(-0.0f), d), _mm_set1_ps(1e-20f)),
+                        _mm_cmpeq_ps(_mm_sub_ps(d, d), _mm_setzero_ps()));
+        inv = _mm_div_ps(_mm_set1_ps(1.0f), d);
+        gpuskin__fast_load3x4(f->nrm, f->nrm_s, v0, f->n, &x, &y, &z);
+        /* (cofactor n) / det: the division applied to the 3 results, not the 9 entries */
+        o0 = _mm_mul_ps(_mm_add_ps(_mm_add_ps(_mm_mul_ps(c00, x), _mm_mul_ps(c01, y)), _mm_mul_ps(c02, z)), inv);
+        o1 = _mm_mul_ps(_mm_add_ps(_mm_add_ps(_mm_mul_ps(c10, x), _mm_mul_ps(c11, y)), _mm_mul_ps(c12, z)), inv);
+        o2 = _mm_mul_ps(_mm_add_ps(_mm_add_ps(_mm_mul_ps(c20, x), _mm_mul_ps(c21, y)), _mm_mul_ps(c22, z)), inv);
+        if (_mm_movemask_ps(ok) != 0xF) { /* rare: a singular lane takes A itself */
+            const __m128 p0 = _mm_add_ps(_mm_add_ps(_mm_mul_ps(a00, x), _mm_mul_ps(a01, y)), _mm_mul_ps(a02, z));
+            const __m128 p1 = _mm_add_ps(_mm_add_ps(_mm_mul_ps(a10, x), _mm_mul_ps(a11, y)), _mm_mul_ps(a12, z));
+            const __m128 p2 = _mm_add_ps(_mm_add_ps(_mm_mul_ps(a20, x), _mm_mul_ps(a21, y)), _mm_mul_ps(a22, z));
+            o0 = _mm_or_ps(_mm_and_ps(ok, o0), _mm_andnot_ps(ok, p0));
+            o1 = _mm_or_ps(_mm_and_ps(ok, o1), _mm_andnot_ps(ok, p1));
+            o2 = _mm_or_ps(_mm_and_ps(ok, o2), _mm_andnot_ps(ok, p2));
+        }
+        s = gpuskin__fast_inv_len(o0, o1, o2);
+        gpuskin__fast_store3x4(f->onrm, f->onrm_s, v0, _mm_mul_ps(o0, s), _mm_mul_ps(o1, s), _mm_mul_ps(o2, s));
+    }
+    if (f->otan) {
+        /* tangents take A itself (they lie in the surface); w is copied */
+        __m128 t0 = _mm_loadu_ps((const float *)(const void *)(f->tan + v0 * f->tan_s));
+        __m128 t1 = _mm_loadu_ps((const float *)(const void *)(f->tan + (v0 + 1) * f->tan_s));
+        __m128 t2 = _mm_loadu_ps((const float *)(const void *)(f->tan + (v0 + 2) * f->tan_s));
+        __m128 t3 = _mm_loadu_ps((const float *)(const void *)(f->tan + (v0 + 3) * f->tan_s));
+        _MM_TRANSPOSE4_PS(t0, t1, t2, t3);
+        o0 = _mm_add_ps(_mm_add_ps(_mm_mul_ps(m[0][0], t0), _mm_mul_ps(m[0][1], t1)), _mm_mul_ps(m[0][2], t2));
+        o1 = _mm_add_ps(_mm_add_ps(_mm_mul_ps(m[1][0], t0), _mm_mul_ps(m[1][1], t1)), _mm_mul_ps(m[1][2], t2));
+        o2 = _mm_add_ps(_mm_add_ps(_mm_mul_ps(m[2][0], t0), _mm_mul_ps(m[2][1], t1)), _mm_mul_ps(m[2][2], t2));
+        s = gpuskin__fast_inv_len(o0, o1, o2);
+        t0 = _mm_mul_ps(o0, s); t1 = _mm_mul_ps(o1, s); t2 = _mm_mul_ps(o2, s);
+        _MM_TRANSPOSE4_PS(t0, t1, t2, t3);
+        _mm_storeu_ps((float *)(void *)(f->otan + v0 * f->otan_s), t0);
+        _mm_storeu_ps((float *)(void *)(f->otan + (v0 + 1) * f->otan_s), t1);
+        _mm_storeu_ps((float *)(void *)(f->otan + (v0 + 2) * f->otan_s), t2);
+        _mm_storeu_ps((float *)(void *)(f->otan + (v0 + 3) * f->otan_s), t3);
+    }
+}
+
+/* ---- groups of four vertices ---------------------------------------------- */
+
+GPUSKIN__FAST_INLINE void gpuskin__fast_group_lbs(const gpuskin__fast_skin *f, size_t v0, uint32_t sets)
+{
+    gpuskin__fast_group g;
+    __m128 r[4][3], m[3][4], unit;
+    gpuskin__fast_read_group(f, &g, v0, sets, 1);
+    gpuskin__fast_lbs_vertex(f, &g, 0, GPUSKIN__FAST_BCAST(g.norm, 0), sets, r[0]);
+    gpuskin__fast_lbs_vertex(f, &g, 1, GPUSKIN__FAST_BCAST(g.norm, 1), sets, r[1]);
+    gpuskin__fast_lbs_vertex(f, &g, 2, GPUSKIN__FAST_BCAST(g.norm, 2), sets, r[2]);
+    gpuskin__fast_lbs_vertex(f, &g, 3, GPUSKIN__FAST_BCAST(g.norm, 3), sets, r[3]);
+    gpuskin__fast_rows_to_soa(r, m);
+    /* An unweighted vertex blended to zeros; the oracle gives it the identity. */
+    unit = _mm_andnot_ps(g.weighted, _mm_set1_ps(1.0f));
+    m[0][0] = _mm_add_ps(m[0][0], unit);
+    m[1][1] = _mm_add_ps(m[1][1], unit);
+    m[2][2] = _mm_add_ps(m[2][2], unit);
+    gpuskin__fast_apply4(f, v0, m);
+}
+
+GPUSKIN__FAST_INLINE void gpuskin__fast_group_dqs(const gpuskin__fast_skin *f, size_t v0, uint32_t sets, int residual)
+{
+    gpuskin__fast_group g;
+    __m128 real[4], dual[4], r[4][3], s[3][4], m[3][4];
+    gpuskin__fast_read_group(f, &g, v0, sets, 0);
+    gpuskin__fast_dqs_vertex(f, &g, 0, GPUSKIN__FAST_BCAST(g.norm, 0), sets, residual, &real[0], &dual[0], r[0]);
+    gpuskin__fast_dqs_vertex(f, &g, 1, GPUSKIN__FAST_BCAST(g.norm, 1), sets, residual, &real[1], &dual[1], r[1]);
+    gpuskin__fast_dqs_vertex(f, &g, 2, GPUSKIN__FAST_BCAST(g.norm, 2), sets, residual, &real[2], &dual[2], r[2]);
+    gpuskin__fast_dqs_vertex(f, &g, 3, GPUSKIN__FAST_BCAST(g.norm, 3), sets, residual, &real[3], &dual[3], r[3]);
+    _MM_TRANSPOSE4_PS(real[0], real[1], real[2], real[3]);
+    _MM_TRANSPOSE4_PS(dual[0], dual[1], dual[2], dual[3]);
+    if (residual) gpuskin__fast_rows_to_soa(r, s);
+    gpuskin__fast_dq_to_affine(real, dual, s, residual, m);
+    gpuskin__fast_apply4(f, v0, m);
+}
+
+/* Groups [v0, v1), v1 - v0 a multiple of 4; one loop per variant, so the set count
+   and the residual flag are constants inside each. */
+static void gpuskin__fast_groups(const gpuskin__fast_skin *f, size_t v0, size_t v1)
+{
+    size_t v;
+    if (!f->dqs && f->sets == 1)
+        for (v = v0; v < v1; v += 4) gpuskin__fast_group_lbs(f, v, 1);
+    else if (!f->dqs)
+        for (v = v0; v < v1; v += 4) gpuskin__fast_group_lbs(f, v, 2);
+    else if (f->sets == 1 && !f->residual)
+        for (v = v0; v < v1; v += 4) gpuskin__fast_group_dqs(f, v, 1, 0);
+    else if (f->sets == 1)
+        for (v = v0; v < v1; v += 4) gpuskin__fast_group_dqs(f, v, 1, 1);
+    else if (!f->residual)
+        for (v = v0; v < v1; v += 4) gpuskin__fast_group_dqs(f, v, 2, 0);
+    else
+        for (v = v0; v < v1; v += 4) gpuskin__fast_group_dqs(f, v, 2, 1);
+}
+
+/* The last 1..3 vertices: copied into a packed group of four (the spare vertices
+   unweighted and at the origin), skinned like any group, the real ones copied out. */
+static void gpuskin__fast_tail(const gpuskin__fast_skin *f, size_t v0)
+{
+    float pos[12], nrm[12], tan[16], wgt[2][16], opos[12], onrm[12], otan[16];
+    uint32_t jnt[2][16];
+    gpuskin__fast_skin t = *f;
+    const size_t count = f->n - v0;
+    size_t i;
+    uint32_t set;
+    memset(pos, 0, sizeof pos); memset(nrm, 0, sizeof nrm); memset(tan, 0, sizeof tan);
+    memset(wgt, 0, sizeof wgt); memset(jnt, 0, sizeof jnt);
+    for (i = 0; i < count; ++i) {
+        memcpy(pos + 3 * i, f->pos + (v0 + i) * f->pos_s, 12);
+        if (f->onrm) memcpy(nrm + 3 * i, f->nrm + (v0 + i) * f->nrm_s, 12);
+        if (f->otan) memcpy(tan + 4 * i, f->tan + (v0 + i) * f->tan_s, 16);
+        for (set = 0; set < f->sets; ++set) {
+            memcpy(wgt[set] + 4 * i, f->wgt[set] + (v0 + i) * f->wgt_s[set], 16);
+            _mm_storeu_si128((__m128i *)(void *)(jnt[set] + 4 * i), gpuskin__fast_joints(f, set, v0 + i));
+        }
+    }
+    t.n = 4;
+    t.joint_type = GPUSKIN_JOINT_U32;
+    t.pos = (const char *)pos; t.pos_s = 12;
+    t.nrm = (const char *)nrm; t.nrm_s = 12;
+    t.tan = (const char *)tan; t.tan_s = 16;
+    t.opos = (char *)opos; t.opos_s = 12;
+    t.onrm = f->onrm ? (char *)onrm : NULL; t.onrm_s = 12;
+    t.otan = f->otan ? (char *)otan : NULL; t.otan_s = 16;
+    for (set = 0; set < 2; ++set) {
+        t.jnt[set] = (const char *)jnt[set]; t.jnt_s[set] = 16;
+        t.wgt[set] = (const char *)wgt[set]; t.wgt_s[set] = 16;
+    }
+    gpuskin__fast_groups(&t, 0, 4);
+    for (i = 0; i < count; ++i) {
+        memcpy(f->opos + (v0 + i) * f->opos_s, opos + 3 * i, 12);
+        if (f->onrm) memcpy(f->onrm + (v0 + i) * f->onrm_s, onrm + 3 * i, 12);
+        if (f->otan) memcpy(f->otan + (v0 + i) * f->otan_s, otan + 4 * i, 16);
+    }
+}
+
+/* ---- validation ----------------------------------------------------------- */
+
+/* x - x of `count` float[elem] elements from v0, OR'ed into *acc (0 bits while all
+   are finite). Packed streams are scanned as one float array. */
+static void gpuskin__fast_scan_floats(const char *base, size_t stride, size_t elem, size_t v0, size_t count, size_t n,
+                                      __m128 *acc)
+{
+    __m128 a = *acc;
+    size_t i;
+    if (stride == elem * 4) {
+        const float *p = (const float *)(const void *)(base + v0 * stride);
+        size_t nf = count * elem;
+        float tail[4] = {0.0f, 0.0f, 0.0f, 0.0f};
+        for (i = 0; i + 16 <= nf; i += 16) { /* four vectors an iteration: the loop costs less than the work */
+            const __m128 x0 = _mm_loadu_ps(p + i), x1 = _mm_loadu_ps(p + i + 4);
+            const __m128 x2 = _mm_loadu_ps(p + i + 8), x3 = _mm_loadu_ps(p + i + 12);
+            a = _mm_or_ps(a, _mm_or_ps(_mm_or_ps(_mm_sub_ps(x0, x0), _mm_sub_ps(x1, x1)),
+                                       _mm_or_ps(_mm_sub_ps(x2, x2), _mm_sub_ps(x3, x3))));
+        }
+        for (; i + 4 <= nf; i += 4) {
+            const __m128 x = _mm_loadu_ps(p + i);
+            a = _mm_or_ps(a, _mm_sub_ps(x, x));
+        }
+        if (i < nf) {
+            memcpy(tail, p + i, (nf - i) * sizeof(float));
+            a = _mm_or_ps(a, _mm_sub_ps(_mm_loadu_ps(tail), _mm_loadu_ps(tail)));
+        }
+    } else {
+        /* float[3] loads may carry a neighbour's 4th float: mask it off */
+        const __m128 keep = elem == 4 ? _mm_castsi128_ps(_mm_set1_epi32(-1)) : _mm_castsi128_ps(_mm_set_epi32(0, -1, -1, -1));
+        for (i = 0; i < count; ++i) {
+            const size_t v = v0 + i;
+            const __m128 x = elem == 4 ? _mm_loadu_ps((const float *)(const void *)(base + v * stride))
+                                       : gpuskin__fast_load3(base, stride, v, n);
+            a = _mm_or_ps(a, _mm_and_ps(keep, _mm_sub_ps(x, x)));
+        }
+    }
+    *acc = a;
+}
+
+/* Weights pass when 0 <= bits <= bits(1e37) as unsigned: non-negative, finite, and
+   small enough that 8 of them cannot sum to infinity (-0 and negative denormals,
+   which the oracle accepts as 0, are flagged: harmless). */
+#define GPUSKIN__FAST_WEIGHT_BITS_MAX 0x7CF0BDC2 /* 1e37f */
+
+/* Level 1 for one stream of weights or joints, packed or not: OR-accumulates a
+   non-zero into *bad when some weight is suspicious or some joint index, weighted or
+   not, is >= joint_count. Flat over packed streams (2 vertices a load for u16). */
+static void gpuskin__fast_scan_influences(const gpuskin__fast_skin *f, uint32_t set, size_t v0, size_t count, __m128i *bad)
+{
+    const __m128i flip = _mm_set1_epi32((int)0x80000000u);
+    const __m128i wmax = _mm_xor_si128(_mm_set1_epi32(GPUSKIN__FAST_WEIGHT_BITS_MAX), flip);
+    const uint32_t last = f->joint_count - 1;
+    __m128i acc = *bad;
+    size_t i;
+    if (f->wgt_s[set] == 16) {
+        const char *p = f->wgt[set] + v0 * 16;
+#define GPUSKIN__FAST_WBAD(k) _mm_cmpgt_epi32(_mm_xor_si128(_mm_loadu_si128((const __m128i *)(const void *)(p + 16 * (i + (k)))), flip), wmax)
+        for (i = 0; i + 4 <= count; i += 4)
+            acc = _mm_or_si128(acc, _mm_or_si128(_mm_or_si128(GPUSKIN__FAST_WBAD(0), GPUSKIN__FAST_WBAD(1)),
+                                                 _mm_or_si128(GPUSKIN__FAST_WBAD(2), GPUSKIN__FAST_WBAD(3))));
+        for (; i < count; ++i) acc = _mm_or_si128(acc, GPUSKIN__FAST_WBAD(0));
+#undef GPUSKIN__FAST_WBAD
+    } else {
+        for (i = 0; i < count; ++i)
+            acc = _mm_or_si128(acc, _mm_cmpgt_epi32(_mm_xor_si128(_mm_castps_si128(gpuskin__fast_weights(f, set, v0 + i)), flip), wmax));
+    }
+    if (f->joint_type == GPUSKIN_JOINT_U16 && f->jnt_s[set] == 8) {
+        /* j > last as unsigned 16-bit: the saturating difference is non-zero */
+        const __m128i lim = _mm_set1_epi16((short)(uint16_t)(last > 0xFFFFu ? 0xFFFFu : last));
+        const char *p = f->jnt[set] + v0 * 8;
+        unsigned char tail[16];
+#define GPUSKIN__FAST_JBAD(k) _mm_subs_epu16(_mm_loadu_si128((const __m128i *)(const void *)(p + 8 * (i + (k)))), lim)
+        for (i = 0; i + 8 <= count; i += 8)
+            acc = _mm_or_si128(acc, _mm_or_si128(_mm_or_si128(GPUSKIN__FAST_JBAD(0), GPUSKIN__FAST_JBAD(2)),
+                                                 _mm_or_si128(GPUSKIN__FAST_JBAD(4), GPUSKIN__FAST_JBAD(6))));
+        for (; i + 2 <= count; i += 2) acc = _mm_or_si128(acc, GPUSKIN__FAST_JBAD(0));
+#undef GPUSKIN__FAST_JBAD
+        if (i < count) {
+            memset(tail, 0, sizeof tail);
+            memcpy(tail, p + 8 * i, 8);
+            acc = _mm_or_si128(acc, _mm_subs_epu16(_mm_loadu_si128((const __m128i *)(const void *)tail), lim));
+        }
+    } else {
+        const __m128i jmax = _mm_xor_si128(_mm_set1_epi32((int)last), flip);
+        for (i = 0; i < count; ++i)
+            acc = _mm_or_si128(acc, _mm_cmpgt_epi32(_mm_xor_si128(gpuskin__fast_joints(f, set, v0 + i), flip), jmax));
+    }
+    *bad = acc;
+}
+
+/* 1 if some vertex of [v0, v0 + count) may fail gpuskin_streams_validate. It may
+   over-report, never under-report. Level 1 (precise = 0) reads every stream flat
+   and counts any joint index out of range, weighted or not; level 2 (precise = 1)
+   looks at one vertex at a time and ignores the indices of zero weights, which
+   gpuskin.h allows to be garbage. */
+static int gpuskin__fast_block_suspect(const gpuskin__fast_skin *f, const gpuskin_vertex_streams *s, size_t v0, size_t count,
+                                       int precise)
+{
+    __m128 fin = _mm_setzero_ps();
+    __m128i bad = _mm_setzero_si128();
+    size_t i;
+    uint32_t set;
+    gpuskin__fast_scan_floats(f->pos, f->pos_s, 3, v0, count, f->n, &fin);
+    if (s->normals.data) gpuskin__fast_scan_floats(f->nrm, f->nrm_s, 3, v0, count, f->n, &fin);
+    if (s->tangents.data) gpuskin__fast_scan_floats(f->tan, f->tan_s, 4, v0, count, f->n, &fin);
+    for (set = 0; set < f->sets; ++set) {
+        if (!precise) {
+            gpuskin__fast_scan_influences(f, set, v0, count, &bad);
+        } else {
+            const __m128i flip = _mm_set1_epi32((int)0x80000000u);
+            const __m128i wmax = _mm_xor_si128(_mm_set1_epi32(GPUSKIN__FAST_WEIGHT_BITS_MAX), flip);
+            const __m128i jmax = _mm_xor_si128(_mm_set1_epi32((int)(f->joint_count - 1)), flip);
+            for (i = 0; i < count; ++i) {
+                const __m128 w = gpuskin__fast_weights(f, set, v0 + i);
+                const __m128i weighted = _mm_castps_si128(_mm_cmpneq_ps(w, _mm_setzero_ps()));
+                const __m128i j = _mm_xor_si128(gpuskin__fast_joints(f, set, v0 + i), flip);
+                bad = _mm_or_si128(bad, _mm_cmpgt_epi32(_mm_xor_si128(_mm_castps_si128(w), flip), wmax));
+                bad = _mm_or_si128(bad, _mm_and_si128(weighted, _mm_cmpgt_epi32(j, jmax)));
+            }
+        }
+    }
+    bad = _mm_or_si128(bad, _mm_castps_si128(fin));
+    return _mm_movemask_epi8(_mm_cmpeq_epi32(bad, _mm_setzero_si128())) != 0xFFFF;
+}
+
+/* gpuskin_streams_validate's answer: a vectorised scan of blocks of 64 vertices
+   (level 1); in a suspicious block, a precise one of each vertex (level 2); and the
+   oracle's own validator on any vertex still suspicious (level 3), which gives the
+   code. The first vertex that fails level 3 is the oracle's first bad vertex,
+   since levels 1 and 2 can only over-report. */
+static gpuskin_result gpuskin__fast_validate(const gpuskin__fast_skin *f, const gpuskin_vertex_streams *s, size_t *out_bad)
+{
+    const size_t block = 64;
+    size_t b;
+    for (b = 0; b < f->n; b += block) {
+        const size_t count = f->n - b < block ? f->n - b : block;
+        size_t v;
+        if (!gpuskin__fast_block_suspect(f, s, b, count, 0)) continue;
+        for (v = b; v < b + count; ++v) {
+            if (!gpuskin__fast_block_suspect(f, s, v, 1, 1)) continue; /* level 2: this vertex is fine */
+            gpuskin_vertex_streams one = *s;
+            gpuskin_result r;
+            uint32_t set;
+            one.vertex_count = 1;
+            one.positions.data = f->pos + v * f->pos_s;
+            if (s->normals.data) one.normals.data = f->nrm + v * f->nrm_s;
+            if (s->tangents.data) one.tangents.data = f->tan + v * f->tan_s;
+            for (set = 0; set < f->sets; ++set) {
+                one.joints[set].data = f->jnt[set] + v * f->jnt_s[set];
+                one.weights[set].data = f->wgt[set] + v * f->wgt_s[set];
+            }
+            r = gpuskin_streams_validate(&one, f->joint_count, NULL);
+            if (r != GPUSKIN_SUCCESS) {
+                if (out_bad) *out_bad = v;
+                return r;
+            }
+        }
+    }
+    return GPUSKIN_SUCCESS;
+}
+
+#endif /* GPUSKIN__FAST_SSE2 */
+
+GPUSKIN_API gpuskin_result gpuskin_skin_cpu_fast(const gpuskin_cpu_skin_desc *desc)
+{
+#ifndef GPUSKIN__FAST_SSE2
+    return gpuskin_skin_cpu(desc);
+#else
+    const gpuskin_vertex_streams *s;
+    gpuskin__fast_skin f;
+    uint32_t method, set;
+    size_t n, jsize;
+    /* Every check of gpuskin_skin_cpu and gpuskin_streams_validate, in their order. */
+    if (!desc) return GPUSKIN_ERROR_NULL_ARGUMENT;
+    if (desc->out_error_index) *desc->out_error_index = 0;
+    s = &desc->streams;
+    method = desc->method_word & GPUSKIN_METHOD_ID_MASK;
+    f.residual = (desc->method_word & GPUSKIN_METHOD_RESIDUAL_BIT) != 0;
+    if ((desc->method_word & ~(GPUSKIN_METHOD_ID_MASK | GPUSKIN_METHOD_RESIDUAL_BIT)) != 0 ||
+        (method != GPUSKIN_METHOD_LBS && method != GPUSKIN_METHOD_DQS) || (f.residual && method != GPUSKIN_METHOD_DQS))
+        return GPUSKIN_ERROR_INVALID_METHOD;
+    if (desc->palette_joint_count && desc->palette_joint_count != desc->joint_count) return GPUSKIN_ERROR_PALETTE_SIZE;
+    n = s->vertex_count;
+    if (n == 0 || desc->joint_count == 0 || desc->joint_count > GPUSKIN_MAX_JOINTS) return GPUSKIN_ERROR_INVALID_COUNT;
+    if (s->influence_sets > 2) return GPUSKIN_ERROR_INVALID_ARGUMENT;
+    if (s->joint_type != GPUSKIN_JOINT_U16 && s->joint_type != GPUSKIN_JOINT_U8 && s->joint_type != GPUSKIN_JOINT_U32)
+        return GPUSKIN_ERROR_INVALID_ARGUMENT;
+    f.sets = gpuskin__sets(s);
+    jsize = gpuskin__joint_size(s->joint_type);
+    GPUSKIN__TRY(gpuskin__check_stream(s->positions.data, s->positions.stride, 12, n));
+    if (s->normals.data) GPUSKIN__TRY(gpuskin__check_stream(s->normals.data, s->normals.stride, 12, n));
+    if (s->tangents.data) GPUSKIN__TRY(gpuskin__check_stream(s->tangents.data, s->tangents.stride, 16, n));
+    for (set = 0; set < f.sets; ++set) {
+        GPUSKIN__TRY(gpuskin__check_stream(s->joints[set].data, s->joints[set].stride, 4 * jsize, n));
+        GPUSKIN__TRY(gpuskin__check_stream(s->weights[set].data, s->weights[set].stride, 16, n));
+    }
+    f.n = n;
+    f.joint_count = desc->joint_count;
+    f.joint_type = s->joint_type;
+    f.pos = (const char *)s->positions.data;
+    f.pos_s = s->positions.stride ? s->positions.stride : 12;
+    f.nrm = (const char *)s->normals.data;
+    f.nrm_s = s->normals.stride ? s->normals.stride : 12;
+    f.tan = (const char *)s->tangents.data;
+    f.tan_s = s->tangents.stride ? s->tangents.stride : 16;
+    for (set = 0; set < 2; ++set) {
+        f.jnt[set] = set < f.sets ? (const char *)s->joints[set].data : NULL;
+        f.jnt_s[set] = s->joints[set].stride ? s->joints[set].stride : 4 * jsize;
+        f.wgt[set] = set < f.sets ? (const char *)s->weights[set].data : NULL;
+        f.wgt_s[set] = s->weights[set].stride ? s->weights[set].stride : 16;
+    }
+    GPUSKIN__TRY(gpuskin__fast_validate(&f, s, desc->out_error_index));
+    f.dqs = method == GPUSKIN_METHOD_DQS;
+    if (!f.dqs) {
+        GPUSKIN__TRY(gpuskin__check_palette(desc->lbs_palette, desc->joint_count, GPUSKIN_LBS_FLOATS_PER_JOINT));
+    } else {
+        GPUSKIN__TRY(gpuskin__check_palette(desc->dq_palette, desc->joint_count, GPUSKIN_DQ_FLOATS_PER_JOINT));
+        if (f.residual)
+            GPUSKIN__TRY(gpuskin__check_palette(desc->residual_palette, desc->joint_count, GPUSKIN_RESIDUAL_FLOATS_PER_JOINT));
+    }
+    f.lbs = desc->lbs_palette;
+    f.dq = desc->dq_palette;
+    f.res = desc->residual_palette;
+    GPUSKIN__TRY(gpuskin__check_stream(desc->out_positions.data, desc->out_positions.stride, 12, n));
+    f.opos = (char *)desc->out_positions.data;
+    f.opos_s = desc->out_positions.stride ? desc->out_positions.stride : 12;
+    f.onrm = s->normals.data && desc->out_normals.data ? (char *)desc->out_normals.data : NULL;
+    f.onrm_s = desc->out_normals.stride ? desc->out_normals.stride : 12;
+    f.otan = s->tangents.data && desc->out_tangents.data ? (char *)desc->out_tangents.data : NULL;
+    f.otan_s = desc->out_tangents.stride ? desc->out_tangents.stride : 16;
+    if (f.onrm) GPUSKIN__TRY(gpuskin__check_stream(f.onrm, desc->out_normals.stride, 12, n));
+    if (f.otan) GPUSKIN__TRY(gpuskin__check_stream(f.otan, desc->out_tangents.stride, 16, n));
+    gpuskin__fast_groups(&f, 0, n & ~(size_t)3);
+    if (n & 3) gpuskin__fast_tail(&f, n & ~(size_t)3);
+    return GPUSKIN_SUCCESS;
+#endif
+}
+
+#ifdef __cplusplus
+}
+#endif
+
+
+#ifndef GPUSKIN_NO_VULKAN
+/* ---- the Vulkan runtime -------------------------------------------------------
+
+   It uses the core's packing and validation, GPUSKIN_MALLOC/GPUSKIN_FREE/
+   GPUSKIN_ASSERT, and the SPIR-V in gpuskin_shaders.h.
+
+   Every Vulkan call goes through the table in gpuskin_context, filled from the
+   host's vkGetInstanceProcAddr/vkGetDeviceProcAddr or volk device table: a
+   library inside someone else's renderer never calls a global vk* symbol.
+
+   GPU MEMORY LAYOUT (what the shaders in gpuskin_skin.glsl read)
+   ----------------------------------------------------------------
+   Mesh: one GPUSKIN_MEMORY_STATIC buffer, streams one after the other (structure
+   of arrays, each start 16-byte aligned), then the indices:
+       positions  float[3]                       12 B/vertex
+       normals    float[3]   if the mesh has them 12 B/vertex
+       tangents   float[4]   if the mesh has them 16 B/vertex
+       joints     2 uint a set: four 16-bit indices, j0 | j1 << 16, j2 | j3 << 16
+                                                   8 B/vertex/set
+       weights    float[4] a set, raw as given    16 B/vertex/set
+       indices    uint16 when vertex_count <= 65536, else uint32
+   so 36 B/vertex for positions and one set, 48 with normals, 64 with tangents
+   too, +24 for a second set. Joints of zero (or denormal) weight influences are
+   stored as 0, so the GPU never indexes out of the palette whatever the file
+   held there.
+
+   Crowd: one GPUSKIN_MEMORY_UPLOAD buffer per frame slot:
+       header     gpuskin__vk_frame_header (the gpuskin_Frame of the GLSL): the
+                  addresses of every stream and array below, and the counts;
+                  written once at creation, so a draw or dispatch pushes a
+                  single address for all of them
+       methods    uint per instance
+       lbs        3 vec4 per instance-joint (48 B): rows of the 3x4 affine
+       dq         2 vec4 per instance-joint (32 B): real, dual
+       residual   3 vec4 per instance-joint (48 B): rows of S
+   Instance i's slice of each array starts at i * joint_count, so a slot
+   reserves 128 B per instance-joint (+4 B per instance) while an upload writes
+   only what the instance's method reads: 48 B/joint for LBS, 32 for rigid DQS,
+   80 for DQS with the residual. Three arrays rather than one interleaved record
+   keep what a method reads dense in cache. */
+
+#include "gpuskin_shaders.h"
+
+#ifdef __cplusplus
+extern "C" {
+#endif
+
+#define GPUSKIN__VK_ZERO(x) memset(&(x), 0, sizeof(x))
+#define GPUSKIN__VK_STATIC_ASSERT(cond, name) typedef char gpuskin__vk_static_assert_##name[(cond) ? 1 : -1]
+
+/* ---- Function table ------------------------------------------------------- */
+
+#define GPUSKIN__VK_INSTANCE_FUNCS(X)                                                                               \
+    X(vkGetPhysicalDeviceProperties)                                                                                \
+    X(vkGetPhysicalDeviceMemoryProperties)                                                                          \
+    X(vkEnumerateDeviceExtensionProperties)
+
+#define GPUSKIN__VK_DEVICE_FUNCS(X)                                                                                 \
+    X(vkCreateBuffer)                                                                                               \
+    X(vkDestroyBuffer)                                                                                              \
+    X(vkGetBufferMemoryRequirements)                                                                                \
+    X(vkAllocateMemory)                                                                                             \
+    X(vkFreeMemory)                                                                                                 \
+    X(vkBindBufferMemory)                                                                                           \
+    X(vkMapMemory)                                                                                                  \
+    X(vkGetBufferDeviceAddress)                                                                                     \
+    X(vkCreateShaderModule)                                                                                         \
+    X(vkDestroyShaderModule)                                                                                        \
+    X(vkCreatePipelineLayout)                                                                                       \
+    X(vkDestroyPipelineLayout)                                                                                      \
+    X(vkCreateComputePipelines)                                                                                     \
+    X(vkCreateGraphicsPipelines)                                                                                    \
+    X(vkDestroyPipeline)                                                                                            \
+    X(vkCmdBindPipeline)                                                                                            \
+    X(vkCmdPushConstants)                                                                                           \
+    X(vkCmdDispatch)                                                                                                \
+    X(vkCmdBindIndexBuffer)                                                                                         \
+    X(vkCmdDrawIndexed)                                                                                             \
+    X(vkCmdCopyBuffer)                                                                                              \
+    X(vkCmdPipelineBarrier)
+
+#define GPUSKIN__VK_DECLARE(name) PFN_##name name;
+typedef struct gpuskin__vk_functions {
+    GPUSKIN__VK_INSTANCE_FUNCS(GPUSKIN__VK_DECLARE)
+    GPUSKIN__VK_DEVICE_FUNCS(GPUSKIN__VK_DECLARE)
+    PFN_vkGetPhysicalDeviceFeatures2 vkGetPhysicalDeviceFeatures2;
+} gpuskin__vk_functions;
+#undef GPUSKIN__VK_DECLARE
+
+/* ---- What the shaders see --------------------------------------------------- */
+
+/* gpuskin_Frame in gpuskin_skin.glsl (std430: 9 addresses, then 4 uints). */
+typedef struct gpuskin__vk_frame_header {
+    VkDeviceAddress positions, normals, tangents, joints, weights;
+    VkDeviceAddress lbs, dq, residual, methods;
+    uint32_t vertex_count, joint_count, influence_sets, streams;
+} gpuskin__vk_frame_header;
+GPUSKIN__VK_STATIC_ASSERT(sizeof(gpuskin__vk_frame_header) == 88, frame_header_matches_glsl);
+
+/* gpuskin_SkinPush in skin.comp. */
+typedef struct gpuskin__vk_skin_push {
+    VkDeviceAddress frame;
+    VkDeviceAddress output;
+    uint32_t first_instance;
+    uint32_t output_flags;
+    uint32_t instance_count;
+    uint32_t pad;
+} gpuskin__vk_skin_push;
+
+/* gpuskin_DrawPush in skin.vert. */
+typedef struct gpuskin__vk_draw_push {
+    float view_proj[16];
+    float color[4];
+    VkDeviceAddress frame;
+    VkDeviceAddress posed;
+    uint32_t flags;
+    uint32_t pad;
+} gpuskin__vk_draw_push;
+
+/* 128 bytes is all Vulkan guarantees (and what lavapipe and many mobile GPUs give). */
+GPUSKIN__VK_STATIC_ASSERT(sizeof(gpuskin__vk_skin_push) == 32 && sizeof(gpuskin__vk_skin_push) <= 128, skin_push);
+GPUSKIN__VK_STATIC_ASSERT(sizeof(gpuskin__vk_draw_push) == 104 && sizeof(gpuskin__vk_draw_push) <= 128, draw_push);
+
+/* skin.vert's flag bits beyond the public GPUSKIN_DRAW_*. */
+#define GPUSKIN__VK_DRAW_POSED 0x2u
+#define GPUSKIN__VK_DRAW_POSED_NORMALS 0x4u
+#define GPUSKIN__VK_DRAW_POSED_TANGENTS 0x8u
+#define GPUSKIN__VK_STREAM_NORMALS 0x1u
+#define GPUSKIN__VK_STREAM_TANGENTS 0x2u
+#define GPUSKIN__VK_LOCAL_SIZE 64u /* skin.comp's local_size_x */
+#define GPUSKIN__VK_INSTANCES_PER_INVOCATION 4u /* skin.comp's gpuskin_INSTANCES_PER_INVOCATION */
+#define GPUSKIN__VK_HEADER_SIZE 96u /* the frame header, rounded up to 16 */
+#define GPUSKIN__VK_MIN_WEIGHT 1.17549435e-38f /* FLT_MIN: below it a weight counts as 0 */
+
+/* ---- Objects ---------------------------------------------------------------- */
+
+struct gpuskin_context {
+    VkInstance instance;
+    VkPhysicalDevice physical_device;
+    VkDevice device;
+    const VkAllocationCallbacks *vk_allocation_callbacks;
+    gpuskin_allocator allocator;
+    VkPipelineCache pipeline_cache;
+    void *alloc_user;
+    gpuskin__vk_functions vk;
+    VkPhysicalDeviceMemoryProperties memory;
+    uint32_t max_groups_x, max_groups_y;
+    int dynamic_rendering;
+    VkPipelineLayout compute_layout;
+    VkPipelineLayout draw_layout;
+    VkPipeline compute_pipelines[2]; /* skin.comp specialised for 1 and 2 influence sets */
+};
+
+struct gpuskin_mesh {
+    gpuskin_context *ctx;
+    gpuskin_buffer buffer;   /* STATIC: streams, then indices */
+    gpuskin_buffer staging;  /* UPLOAD copy while `buffer` is unmapped and not yet uploaded */
+    int needs_upload;
+    uint32_t vertex_count, joint_count, influence_sets, streams;
+    uint32_t index_count;
+    VkIndexType index_type;
+    VkDeviceSize positions, normals, tangents, joints, weights, indices; /* byte offsets */
+    VkDeviceSize size;                                                   /* bytes used */
+};
+
+struct gpuskin_crowd {
+    gpuskin_context *ctx;
+    const gpuskin_mesh *mesh;
+    uint32_t capacity, frames, joint_count, vertex_count;
+    VkDeviceSize methods, lbs, dq, residual; /* byte offsets in each slot buffer */
+    VkDeviceSize slot_size;                  /* bytes used of each */
+    gpuskin_buffer *slots;                   /* frames of them */
+    float *residual_scratch;                 /* joint_count * 12: see gpuskin_crowd_upload */
+};
+
+struct gpuskin_pipeline {
+    gpuskin_context *ctx;
+    VkPipeline pipeline;
+};
+
+/* ---- Small helpers -------------------------------------------------------------- */
+
+static VkDeviceSize gpuskin__vk_align16(VkDeviceSize x) { return (x + 15u) & ~(VkDeviceSize)15u; }
+
+static void *gpuskin__vk_calloc(gpuskin_context *ctx, size_t size)
+{
+    void *p = GPUSKIN_MALLOC(size, ctx->alloc_user);
+    if (p) memset(p, 0, size);
+    return p;
+}
+
+static gpuskin_result gpuskin__vk_create_buffer(gpuskin_context *ctx, VkDeviceSize size, VkBufferUsageFlags usage,
+                                                gpuskin_memory_kind kind, gpuskin_buffer *out)
+{
+    VkResult vr;
+    GPUSKIN__VK_ZERO(*out);
+    vr = ctx->allocator.create_buffer(ctx->allocator.user, size,
+                                      usage | VK_BUFFER_USAGE_SHADER_DEVICE_ADDRESS_BIT, kind, out);
+    if (vr != VK_SUCCESS) {
+        GPUSKIN__VK_ZERO(*out);
+        return GPUSKIN_ERROR_ALLOCATION_FAILED;
+    }
+    /* The shaders read through the address (vec4 arrays: 16-byte aligned), and
+       UPLOAD/READBACK promise a mapping: an allocator that did not deliver them is
+       as good as a failed one. */
+    if (out->buffer == VK_NULL_HANDLE || out->address == 0 || out->address % 16u != 0 || out->size < size ||
+        ((kind == GPUSKIN_MEMORY_UPLOAD || kind == GPUSKIN_MEMORY_READBACK) && !out->mapped)) {
+        ctx->allocator.destroy_buffer(ctx->allocator.user, out);
+        GPUSKIN__VK_ZERO(*out);
+        return GPUSKIN_ERROR_ALLOCATION_FAILED;
+    }
+    return GPUSKIN_SUCCESS;
+}
+
+static void gpuskin__vk_destroy_buffer(gpuskin_context *ctx, gpuskin_buffer *b)
+{
+    if (b->buffer != VK_NULL_HANDLE) ctx->allocator.destroy_buffer(ctx->allocator.user, b);
+    GPUSKIN__VK_ZERO(*b);
+}
+
+static gpuskin_result gpuskin__vk_shader_module(gpuskin_context *ctx, const uint32_t *code, size_t size,
+                                                VkShaderModule *out)
+{
+    VkShaderModuleCreateInfo ci;
+    GPUSKIN__VK_ZERO(ci);
+    ci.sType = VK_STRUCTURE_TYPE_SHADER_MODULE_CREATE_INFO;
+    ci.codeSize = size;
+    ci.pCode = code;
+    if (ctx->vk.vkCreateShaderModule(ctx->device, &ci, ctx->vk_allocation_callbacks, out) != VK_SUCCESS) {
+        *out = VK_NULL_HANDLE; /* a failed create need not write it */
+        return GPUSKIN_ERROR_VULKAN;
+    }
+    return GPUSKIN_SUCCESS;
+}
+
+/* ---- The default allocator: one VkDeviceMemory per buffer ------------------------- */
+
+/* The allocator's handle: VkDeviceMemory is not a pointer on 32-bit targets, so it
+   cannot ride in gpuskin_buffer.allocation as is. */
+typedef struct gpuskin__vk_default_allocation {
+    VkDeviceMemory memory;
+} gpuskin__vk_default_allocation;
+
+static uint32_t gpuskin__vk_find_memory(const gpuskin_context *ctx, uint32_t type_bits, VkMemoryPropertyFlags want)
+{
+    uint32_t i;
+    for (i = 0; i < ctx->memory.memoryTypeCount; ++i)
+        if ((type_bits & (1u << i)) && (ctx->memory.memoryTypes[i].propertyFlags & want) == want) return i;
+    return UINT32_MAX;
+}
+
+static VkResult gpuskin__vk_default_create(void *user, VkDeviceSize size, VkBufferUsageFlags usage,
+                                           gpuskin_memory_kind kind, gpuskin_buffer *out)
+{
+    gpuskin_context *ctx = (gpuskin_context *)user;
+    const VkMemoryPropertyFlags host = VK_MEMORY_PROPERTY_HOST_VISIBLE_BIT | VK_MEMORY_PROPERTY_HOST_COHERENT_BIT;
+    const VkMemoryPropertyFlags local = VK_MEMORY_PROPERTY_DEVICE_LOCAL_BIT;
+    VkMemoryPropertyFlags tries[2];
+    VkBufferCreateInfo bci;
+    VkMemoryRequirements req;
+    VkMemoryAllocateFlagsInfo flags;
+    VkMemoryAllocateInfo mai;
+    VkBufferDeviceAddressInfo dai;
+    VkDeviceMemory memory = VK_NULL_HANDLE;
+    gpuskin__vk_default_allocation *record;
+    VkResult vr = VK_ERROR_OUT_OF_DEVICE_MEMORY;
+    int t;
+
+    /* The preferred memory first, then what the kind cannot do without. Mesh and
+       palettes prefer device-local host-visible memory (resizable BAR, or any
+       unified-memory GPU): every vertex reads the palette, so it should not sit
+       across the bus, yet the CPU writes it each frame without a copy. */
+    switch (kind) {
+    case GPUSKIN_MEMORY_STATIC: tries[0] = local | host; tries[1] = local; break;
+    case GPUSKIN_MEMORY_UPLOAD: tries[0] = local | host; tries[1] = host; break;
+    case GPUSKIN_MEMORY_GPU_ONLY: tries[0] = local; tries[1] = 0; break;
+    case GPUSKIN_MEMORY_READBACK: tries[0] = host | VK_MEMORY_PROPERTY_HOST_CACHED_BIT; tries[1] = host; break;
+    default: return VK_ERROR_FORMAT_NOT_SUPPORTED;
+    }
+
+    GPUSKIN__VK_ZERO(*out);
+    record = (gpuskin__vk_default_allocation *)GPUSKIN_MALLOC(sizeof *record, ctx->alloc_user);
+    if (!record) return VK_ERROR_OUT_OF_HOST_MEMORY;
+
+    GPUSKIN__VK_ZERO(bci);
+    bci.sType = VK_STRUCTURE_TYPE_BUFFER_CREATE_INFO;
+    bci.size = size;
+    bci.usage = usage | VK_BUFFER_USAGE_SHADER_DEVICE_ADDRESS_BIT;
+    bci.sharingMode = VK_SHARING_MODE_EXCLUSIVE;
+    vr = ctx->vk.vkCreateBuffer(ctx->device, &bci, ctx->vk_allocation_callbacks, &out->buffer);
+    if (vr != VK_SUCCESS) {
+        GPUSKIN_FREE(record, ctx->alloc_user);
+        out->buffer = VK_NULL_HANDLE;
+        return vr;
+    }
+    ctx->vk.vkGetBufferMemoryRequirements(ctx->device, out->buffer, &req);
+
+    GPUSKIN__VK_ZERO(flags);
+    flags.sType = VK_STRUCTURE_TYPE_MEMORY_ALLOCATE_FLAGS_INFO;
+    flags.flags = VK_MEMORY_ALLOCATE_DEVICE_ADDRESS_BIT;
+    GPUSKIN__VK_ZERO(mai);
+    mai.sType = VK_STRUCTURE_TYPE_MEMORY_ALLOCATE_INFO;
+    mai.pNext = &flags;
+    mai.allocationSize = req.size;
+    vr = VK_ERROR_OUT_OF_DEVICE_MEMORY;
+    for (t = 0; t < 2 && memory == VK_NULL_HANDLE; ++t) {
+        mai.memoryTypeIndex = gpuskin__vk_find_memory(ctx, req.memoryTypeBits, tries[t]);
+        if (mai.memoryTypeIndex == UINT32_MAX) continue;
+        vr = ctx->vk.vkAllocateMemory(ctx->device, &mai, ctx->vk_allocation_callbacks, &memory);
+        if (vr != VK_SUCCESS) memory = VK_NULL_HANDLE;
+    }
+    if (memory != VK_NULL_HANDLE) vr = ctx->vk.vkBindBufferMemory(ctx->device, out->buffer, memory, 0);
+    if (vr == VK_SUCCESS &&
+        (ctx->memory.memoryTypes[mai.memoryTypeIndex].propertyFlags & VK_MEMORY_PROPERTY_HOST_VISIBLE_BIT))
+        vr = ctx->vk.vkMapMemory(ctx->device, memory, 0, VK_WHOLE_SIZE, 0, &out->mapped);
+    if (vr != VK_SUCCESS) {
+        ctx->vk.vkDestroyBuffer(ctx->device, out->buffer, ctx->vk_allocation_callbacks);
+        if (memory != VK_NULL_HANDLE) ctx->vk.vkFreeMemory(ctx->device, memory, ctx->vk_allocation_callbacks);
+        GPUSKIN_FREE(record, ctx->alloc_user);
+        GPUSKIN__VK_ZERO(*out);
+        return vr;
+    }
+    GPUSKIN__VK_ZERO(dai);
+    dai.sType = VK_STRUCTURE_TYPE_BUFFER_DEVICE_ADDRESS_INFO;
+    dai.buffer = out->buffer;
+    out->address = ctx->vk.vkGetBufferDeviceAddress(ctx->device, &dai);
+    out->size = size;
+    record->memory = memory;
+    out->allocation = record;
+    return VK_SUCCESS;
+}
+
+static void gpuskin__vk_default_destroy(void *user, gpuskin_buffer *buffer)
+{
+    gpuskin_context *ctx = (gpuskin_context *)user;
+    gpuskin__vk_default_allocation *record = (gpuskin__vk_default_allocation *)buffer->allocation;
+    ctx->vk.vkDestroyBuffer(ctx->device, buffer->buffer, ctx->vk_allocation_callbacks);
+    if (record) {
+        /* Freeing mapped memory unmaps it. */
+        ctx->vk.vkFreeMemory(ctx->device, record->memory, ctx->vk_allocation_callbacks);
+        GPUSKIN_FREE(record, ctx->alloc_user);
+    }
+    GPUSKIN__VK_ZERO(*buffer);
+}
+
+GPUSKIN_API gpuskin_allocator gpuskin_default_allocator(gpuskin_context *ctx)
+{
+    gpuskin_allocator a;
+    GPUSKIN__VK_ZERO(a);
+    if (!ctx) return a;
+    a.create_buffer = gpuskin__vk_default_create;
+    a.destroy_buffer = gpuskin__vk_default_destroy;
+    a.user = ctx;
+    return a;
+}
+
+/* ---- Context ------------------------------------------------------------------- */
+
+static gpuskin_result gpuskin__vk_missing(const gpuskin_context_desc *desc, const char *what)
+{
+    if (desc->out_missing_feature) *desc->out_missing_feature = what;
+    return GPUSKIN_ERROR_MISSING_FEATURE;
+}
+
+static gpuskin_result gpuskin__vk_load(gpuskin_context *ctx, const gpuskin_context_desc *desc)
+{
+    PFN_vkGetInstanceProcAddr gipa = desc->get_instance_proc_addr;
+    PFN_vkGetDeviceProcAddr gdpa = desc->get_device_proc_addr;
+
+#define GPUSKIN__VK_LOAD_INSTANCE(name)                                                                             \
+    ctx->vk.name = (PFN_##name)gipa(desc->instance, #name);                                                         \
+    if (!ctx->vk.name) return gpuskin__vk_missing(desc, #name);
+    GPUSKIN__VK_INSTANCE_FUNCS(GPUSKIN__VK_LOAD_INSTANCE)
+#undef GPUSKIN__VK_LOAD_INSTANCE
+    /* Core since 1.1; the KHR name serves an instance created for 1.0. */
+    ctx->vk.vkGetPhysicalDeviceFeatures2 =
+        (PFN_vkGetPhysicalDeviceFeatures2)gipa(desc->instance, "vkGetPhysicalDeviceFeatures2");
+    if (!ctx->vk.vkGetPhysicalDeviceFeatures2)
+        ctx->vk.vkGetPhysicalDeviceFeatures2 =
+            (PFN_vkGetPhysicalDeviceFeatures2)gipa(desc->instance, "vkGetPhysicalDeviceFeatures2KHR");
+
+#ifdef VOLK_HEADER_VERSION
+    if (desc->volk_device_table) {
+        const struct VolkDeviceTable *t = desc->volk_device_table;
+#define GPUSKIN__VK_LOAD_VOLK(name)                                                                                 \
+    ctx->vk.name = t->name;                                                                                         \
+    if (!ctx->vk.name) return gpuskin__vk_missing(desc, #name);
+        GPUSKIN__VK_DEVICE_FUNCS(GPUSKIN__VK_LOAD_VOLK)
+#undef GPUSKIN__VK_LOAD_VOLK
+        return GPUSKIN_SUCCESS;
+    }
+#endif
+    if (!gdpa) gdpa = (PFN_vkGetDeviceProcAddr)gipa(desc->instance, "vkGetDeviceProcAddr");
+    if (!gdpa) return gpuskin__vk_missing(desc, "vkGetDeviceProcAddr");
+#define GPUSKIN__VK_LOAD_DEVICE(name)                                                                               \
+    ctx->vk.name = (PFN_##name)gdpa(desc->device, #name);                                                           \
+    if (!ctx->vk.name) return gpuskin__vk_missing(desc, #name);
+    GPUSKIN__VK_DEVICE_FUNCS(GPUSKIN__VK_LOAD_DEVICE)
+#undef GPUSKIN__VK_LOAD_DEVICE
+    return GPUSKIN_SUCCESS;
+}
+
+static int gpuskin__vk_has_extension(gpuskin_context *ctx, const char *name)
+{
+    VkExtensionProperties *props;
+    uint32_t n = 0, i;
+    int found = 0;
+    if (ctx->vk.vkEnumerateDeviceExtensionProperties(ctx->physical_device, NULL, &n, NULL) != VK_SUCCESS || n == 0)
+        return 0;
+    props = (VkExtensionProperties *)GPUSKIN_MALLOC(sizeof *props * n, ctx->alloc_user);
+    if (!props) return 0;
+    if (ctx->vk.vkEnumerateDeviceExtensionProperties(ctx->physical_device, NULL, &n, props) >= VK_SUCCESS)
+        for (i = 0; i < n && !found; ++i) found = strcmp(props[i].extensionName, name) == 0;
+    GPUSKIN_FREE(props, ctx->alloc_user);
+    return found;
+}
+
+/* bufferDeviceAddress is required (every shader reads through addresses);
+   dynamicRendering only by gpuskin_pipeline_create, so a compute-only host
+   need not enable it. */
+static gpuskin_result gpuskin__vk_check_features(gpuskin_context *ctx, const gpuskin_context_desc *desc)
+{
+    VkPhysicalDeviceProperties props;
+    ctx->vk.vkGetPhysicalDeviceProperties(ctx->physical_device, &props);
+    if (VK_API_VERSION_MAJOR(props.apiVersion) == 1 && VK_API_VERSION_MINOR(props.apiVersion) < 2)
+        return gpuskin__vk_missing(desc, "Vulkan 1.2");
+    ctx->max_groups_x = props.limits.maxComputeWorkGroupCount[0];
+    ctx->max_groups_y = props.limits.maxComputeWorkGroupCount[1];
+    if (props.limits.maxPushConstantsSize < sizeof(gpuskin__vk_draw_push))
+        return gpuskin__vk_missing(desc, "maxPushConstantsSize >= 104");
+
+    if (desc->enabled_features12) {
+        if (!desc->enabled_features12->bufferDeviceAddress) return gpuskin__vk_missing(desc, "bufferDeviceAddress");
+    } else {
+        VkPhysicalDeviceVulkan12Features f12;
+        VkPhysicalDeviceFeatures2 f;
+        if (!ctx->vk.vkGetPhysicalDeviceFeatures2) return gpuskin__vk_missing(desc, "vkGetPhysicalDeviceFeatures2");
+        GPUSKIN__VK_ZERO(f12);
+        f12.sType = VK_STRUCTURE_TYPE_PHYSICAL_DEVICE_VULKAN_1_2_FEATURES;
+        GPUSKIN__VK_ZERO(f);
+        f.sType = VK_STRUCTURE_TYPE_PHYSICAL_DEVICE_FEATURES_2;
+        f.pNext = &f12;
+        ctx->vk.vkGetPhysicalDeviceFeatures2(ctx->physical_device, &f);
+        if (!f12.bufferDeviceAddress) return gpuskin__vk_missing(desc, "bufferDeviceAddress");
+    }
+
+    if (desc->enabled_features13) {
+        ctx->dynamic_rendering = desc->enabled_features13->dynamicRendering == VK_TRUE;
+    } else if (ctx->vk.vkGetPhysicalDeviceFeatures2 &&
+               (VK_API_VERSION_MINOR(props.apiVersion) >= 3 || VK_API_VERSION_MAJOR(props.apiVersion) > 1 ||
+                gpuskin__vk_has_extension(ctx, "VK_KHR_dynamic_rendering"))) {
+        /* The 1.3 core struct and the KHR one are the same struct. */
+        VkPhysicalDeviceDynamicRenderingFeatures dr;
+        VkPhysicalDeviceFeatures2 f;
+        GPUSKIN__VK_ZERO(dr);
+        dr.sType = VK_STRUCTURE_TYPE_PHYSICAL_DEVICE_DYNAMIC_RENDERING_FEATURES;
+        GPUSKIN__VK_ZERO(f);
+        f.sType = VK_STRUCTURE_TYPE_PHYSICAL_DEVICE_FEATURES_2;
+        f.pNext = &dr;
+        ctx->vk.vkGetPhysicalDeviceFeatures2(ctx->physical_device, &f);
+        ctx->dynamic_rendering = dr.dynamicRendering == VK_TRUE;
+    }
+    return GPUSKIN_SUCCESS;
+}
+
+static gpuskin_result gpuskin__vk_create_layouts(gpuskin_context *ctx)
+{
+    VkPushConstantRange range;
+    VkPipelineLayoutCreateInfo ci;
+    GPUSKIN__VK_ZERO(ci);
+    ci.sType = VK_STRUCTURE_TYPE_PIPELINE_LAYOUT_CREATE_INFO;
+    ci.pushConstantRangeCount = 1;
+    ci.pPushConstantRanges = &range;
+
+    range.stageFlags = VK_SHADER_STAGE_COMPUTE_BIT;
+    range.offset = 0;
+    range.size = (uint32_t)sizeof(gpuskin__vk_skin_push);
+    if (ctx->vk.vkCreatePipelineLayout(ctx->device, &ci, ctx->vk_allocation_callbacks, &ctx->compute_layout) !=
+        VK_SUCCESS) {
+        ctx->compute_layout = VK_NULL_HANDLE;
+        return GPUSKIN_ERROR_VULKAN;
+    }
+    range.stageFlags = VK_SHADER_STAGE_VERTEX_BIT;
+    range.size = (uint32_t)sizeof(gpuskin__vk_draw_push);
+    if (ctx->vk.vkCreatePipelineLayout(ctx->device, &ci, ctx->vk_allocation_callbacks, &ctx->draw_layout) !=
+        VK_SUCCESS) {
+        ctx->draw_layout = VK_NULL_HANDLE;
+        return GPUSKIN_ERROR_VULKAN;
+    }
+    return GPUSKIN_SUCCESS;
+}
+
+static gpuskin_result gpuskin__vk_create_compute_pipeline(gpuskin_context *ctx)
+{
+    static const uint32_t sets[2] = {1u, 2u};
+    VkShaderModule module;
+    VkComputePipelineCreateInfo ci[2];
+    VkSpecializationMapEntry entry;
+    VkSpecializationInfo spec[2];
+    VkResult vr;
+    int i;
+    gpuskin_result r = gpuskin__vk_shader_module(ctx, gpuskin_spv_skin_comp, gpuskin_spv_skin_comp_size, &module);
+    if (r != GPUSKIN_SUCCESS) return r;
+    entry.constantID = 0; /* gpuskin_SETS */
+    entry.offset = 0;
+    entry.size = sizeof(uint32_t);
+    for (i = 0; i < 2; ++i) {
+        spec[i].mapEntryCount = 1;
+        spec[i].pMapEntries = &entry;
+        spec[i].dataSize = sizeof(uint32_t);
+        spec[i].pData = &sets[i];
+        GPUSKIN__VK_ZERO(ci[i]);
+        ci[i].sType = VK_STRUCTURE_TYPE_COMPUTE_PIPELINE_CREATE_INFO;
+        ci[i].stage.sType = VK_STRUCTURE_TYPE_PIPELINE_SHADER_STAGE_CREATE_INFO;
+        ci[i].stage.stage = VK_SHADER_STAGE_COMPUTE_BIT;
+        ci[i].stage.module = module;
+        ci[i].stage.pName = "main";
+        ci[i].stage.pSpecializationInfo = &spec[i];
+        ci[i].layout = ctx->compute_layout;
+    }
+    ctx->compute_pipelines[0] = ctx->compute_pipelines[1] = VK_NULL_HANDLE;
+    vr = ctx->vk.vkCreateComputePipelines(ctx->device, ctx->pipeline_cache, 2, ci, ctx->vk_allocation_callbacks,
+                                          ctx->compute_pipelines);
+    ctx->vk.vkDestroyShaderModule(ctx->device, module, ctx->vk_allocation_callbacks);
+    if (vr != VK_SUCCESS) {
+        /* A failed batch may still have created some of its pipelines. */
+        for (i = 0; i < 2; ++i) {
+            if (ctx->compute_pipelines[i] != VK_NULL_HANDLE)
+                ctx->vk.vkDestroyPipeline(ctx->device, ctx->compute_pipelines[i], ctx->vk_allocation_callbacks);
+            ctx->compute_pipelines[i] = VK_NULL_HANDLE;
+        }
+        return GPUSKIN_ERROR_VULKAN;
+    }
+    return GPUSKIN_SUCCESS;
+}
+
+GPUSKIN_API void gpuskin_context_destroy(gpuskin_context *ctx)
+{
+    if (!ctx) return;
+    if (ctx->compute_pipelines[0] != VK_NULL_HANDLE)
+        ctx->vk.vkDestroyPipeline(ctx->device, ctx->compute_pipelines[0], ctx->vk_allocation_callbacks);
+    if (ctx->compute_pipelines[1] != VK_NULL_HANDLE)
+        ctx->vk.vkDestroyPipeline(ctx->device, ctx->compute_pipelines[1], ctx->vk_allocation_callbacks);
+    if (ctx->draw_layout != VK_NULL_HANDLE)
+        ctx->vk.vkDestroyPipelineLayout(ctx->device, ctx->draw_layout, ctx->vk_allocation_callbacks);
+    if (ctx->compute_layout != VK_NULL_HANDLE)
+        ctx->vk.vkDestroyPipelineLayout(ctx->device, ctx->compute_layout, ctx->vk_allocation_callbacks);
+    GPUSKIN_FREE(ctx, ctx->alloc_user);
+}
+
+GPUSKIN_API gpuskin_result gpuskin_context_create(const gpuskin_context_desc *desc, gpuskin_context **out)
+{
+    gpuskin_context *ctx;
+    gpuskin_result r;
+    if (out) *out = NULL;
+    if (!desc || !out) return GPUSKIN_ERROR_NULL_ARGUMENT;
+    if (desc->out_missing_feature) *desc->out_missing_feature = NULL;
+    if (desc->instance == VK_NULL_HANDLE || desc->physical_device == VK_NULL_HANDLE ||
+        desc->device == VK_NULL_HANDLE || !desc->get_instance_proc_addr)
+        return GPUSKIN_ERROR_NULL_ARGUMENT;
+    if ((desc->allocator.create_buffer == NULL) != (desc->allocator.destroy_buffer == NULL))
+        return GPUSKIN_ERROR_INVALID_ARGUMENT;
+
+    ctx = (gpuskin_context *)GPUSKIN_MALLOC(sizeof *ctx, desc->alloc_user);
+    if (!ctx) return GPUSKIN_ERROR_OUT_OF_MEMORY;
+    memset(ctx, 0, sizeof *ctx);
+    ctx->instance = desc->instance;
+    ctx->physical_device = desc->physical_device;
+    ctx->device = desc->device;
+    ctx->vk_allocation_callbacks = desc->vk_allocation_callbacks;
+    ctx->pipeline_cache = desc->pipeline_cache;
+    ctx->alloc_user = desc->alloc_user;
+    ctx->allocator = desc->allocator.create_buffer ? desc->allocator : gpuskin_default_allocator(ctx);
+
+    r = gpuskin__vk_load(ctx, desc);
+    if (r == GPUSKIN_SUCCESS) r = gpuskin__vk_check_features(ctx, desc);
+    if (r == GPUSKIN_SUCCESS) {
+        ctx->vk.vkGetPhysicalDeviceMemoryProperties(ctx->physical_device, &ctx->memory);
+        r = gpuskin__vk_create_layouts(ctx);
+    }
+    if (r == GPUSKIN_SUCCESS) r = gpuskin__vk_create_compute_pipeline(ctx);
+    if (r != GPUSKIN_SUCCESS) {
+        gpuskin_context_destroy(ctx);
+        return r;
+    }
+    *out = ctx;
+    return GPUSKIN_SUCCESS;
+}
+
+/* ---- Mesh ------------------------------------------------------------------------- */
+
+static const unsigned char *gpuskin__vk_at(const gpuskin_stream *s, size_t i, size_t element)
+{
+    return (const unsigned char *)s->data + i * (s->stride ? s->stride : element);
+}
+
+static uint32_t gpuskin__vk_joint(const gpuskin_vertex_streams *st, uint32_t set, size_t v, uint32_t k)
+{
+    const unsigned char *p;
+    switch (st->joint_type) {
+    case GPUSKIN_JOINT_U8: return gpuskin__vk_at(&st->joints[set], v, 4)[k];
+    case GPUSKIN_JOINT_U32: {
+        uint32_t j;
+        p = gpuskin__vk_at(&st->joints[set], v, 16);
+        memcpy(&j, p + k * 4u, 4);
+        return j;
+    }
+    default: {
+        uint16_t j;
+        p = gpuskin__vk_at(&st->joints[set], v, 8);
+        memcpy(&j, p + k * 2u, 2);
+        return j;
+    }
+    }
+}
+
+/* Copies the validated streams into the GPU layout (see the top of this file). */
+static void gpuskin__vk_mesh_write(const gpuskin_mesh *mesh, const gpuskin_mesh_desc *desc, unsigned char *dst)
+{
+    const gpuskin_vertex_streams *st = &desc->streams;
+    size_t v, n = mesh->vertex_count;
+    uint32_t s, k;
+    for (v = 0; v < n; ++v) {
+        memcpy(dst + mesh->positions + v * 12u, gpuskin__vk_at(&st->positions, v, 12), 12);
+        if (mesh->streams & GPUSKIN__VK_STREAM_NORMALS)
+            memcpy(dst + mesh->normals + v * 12u, gpuskin__vk_at(&st->normals, v, 12), 12);
+        if (mesh->streams & GPUSKIN__VK_STREAM_TANGENTS)
+            memcpy(dst + mesh->tangents + v * 16u, gpuskin__vk_at(&st->tangents, v, 16), 16);
+        for (s = 0; s < mesh->influence_sets; ++s) {
+            float w[4];
+            uint32_t j[4];
+            memcpy(w, gpuskin__vk_at(&st->weights[s], v, 16), 16);
+            /* The shader skips these (a denormal weight counts as 0, as in the
+               oracle), but a GPU must never even be given an index past the palette. */
+            for (k = 0; k < 4; ++k) j[k] = fabsf(w[k]) >= GPUSKIN__VK_MIN_WEIGHT ? gpuskin__vk_joint(st, s, v, k) : 0u;
+            j[0] |= j[1] << 16;
+            j[1] = j[2] | j[3] << 16;
+            memcpy(dst + mesh->joints + (v * mesh->influence_sets + s) * 8u, j, 8);
+            memcpy(dst + mesh->weights + (v * mesh->influence_sets + s) * 16u, w, 16);
+        }
+    }
+    for (v = 0; v < mesh->index_count; ++v) {
+        if (mesh->index_type == VK_INDEX_TYPE_UINT16) {
+            uint16_t i16 = (uint16_t)desc->indices[v];
+            memcpy(dst + mesh->indices + v * 2u, &i16, 2);
+        } else {
+            memcpy(dst + mesh->indices + v * 4u, &desc->indices[v], 4);
+        }
+    }
+}
+
+GPUSKIN_API void gpuskin_mesh_destroy(gpuskin_mesh *mesh)
+{
+    if (!mesh) return;
+    gpuskin__vk_destroy_buffer(mesh->ctx, &mesh->staging);
+    gpuskin__vk_destroy_buffer(mesh->ctx, &mesh->buffer);
+    GPUSKIN_FREE(mesh, mesh->ctx->alloc_user);
+}
+
+GPUSKIN_API gpuskin_result gpuskin_mesh_create(gpuskin_context *ctx, const gpuskin_mesh_desc *desc,
+                                               gpuskin_mesh **out)
+{
+    const gpuskin_vertex_streams *st;
+    gpuskin_mesh *mesh;
+    gpuskin_result r;
+    size_t bad = 0, i, vcount;
+    uint32_t sets;
+    VkDeviceSize size;
+
+    if (out) *out = NULL;
+    if (!ctx || !desc || !out) return GPUSKIN_ERROR_NULL_ARGUMENT;
+    st = &desc->streams;
+    if (desc->out_error_index) *desc->out_error_index = 0;
+    if (desc->joint_count == 0 || desc->joint_count > GPUSKIN_MAX_JOINTS) return GPUSKIN_ERROR_INVALID_COUNT;
+    r = gpuskin_streams_validate(st, desc->joint_count, &bad);
+    if (r != GPUSKIN_SUCCESS) {
+        if (desc->out_error_index) *desc->out_error_index = bad;
+        return r;
+    }
+    vcount = st->vertex_count;
+    sets = st->influence_sets == 2 ? 2u : 1u;
+    /* The shaders index floats with 32-bit uints: a compute record of up to 10
+       floats per vertex must stay addressable. */
+    if (vcount == 0) return GPUSKIN_ERROR_INVALID_COUNT;
+    if (vcount > UINT32_MAX / 10u) return GPUSKIN_ERROR_OVERFLOW;
+    if (desc->index_count % 3u != 0) return GPUSKIN_ERROR_INVALID_COUNT;
+    if (desc->index_count && !desc->indices) return GPUSKIN_ERROR_NULL_ARGUMENT;
+    for (i = 0; i < desc->index_count; ++i)
+        if (desc->indices[i] >= vcount) {
+            if (desc->out_error_index) *desc->out_error_index = i;
+            return GPUSKIN_ERROR_INVALID_ARGUMENT;
+        }
+
+    mesh = (gpuskin_mesh *)gpuskin__vk_calloc(ctx, sizeof *mesh);
+    if (!mesh) return GPUSKIN_ERROR_OUT_OF_MEMORY;
+    mesh->ctx = ctx;
+    mesh->vertex_count = (uint32_t)vcount;
+    mesh->joint_count = desc->joint_count;
+    mesh->influence_sets = sets;
+    mesh->streams = (st->normals.data ? GPUSKIN__VK_STREAM_NORMALS : 0u) |
+                    (st->tangents.data ? GPUSKIN__VK_STREAM_TANGENTS : 0u);
+    mesh->index_count = desc->index_count;
+    /* Primitive restart is off, so 0xFFFF is an ordinary index. */
+    mesh->index_type = vcount <= 65536u ? VK_INDEX_TYPE_UINT16 : VK_INDEX_TYPE_UINT32;
+
+    size = 0;
+    mesh->positions = size;
+    size = gpuskin__vk_align16(size + (VkDeviceSize)vcount * 12u);
+    mesh->normals = size;
+    if (mesh->streams & GPUSKIN__VK_STREAM_NORMALS) size = gpuskin__vk_align16(size + (VkDeviceSize)vcount * 12u);
+    mesh->tangents = size;
+    if (mesh->streams & GPUSKIN__VK_STREAM_TANGENTS) size = gpuskin__vk_align16(size + (VkDeviceSize)vcount * 16u);
+    mesh->joints = size;
+    size = gpuskin__vk_align16(size + (VkDeviceSize)vcount * sets * 8u);
+    mesh->weights = size;
+    size = gpuskin__vk_align16(size + (VkDeviceSize)vcount * sets * 16u);
+    mesh->indices = size;
+    size += (VkDeviceSize)desc->index_count * (mesh->index_type == VK_INDEX_TYPE_UINT16 ? 2u : 4u);
+    mesh->size = size;
+
+    r = gpuskin__vk_create_buffer(ctx, size,
+                                  VK_BUFFER_USAGE_STORAGE_BUFFER_BIT | VK_BUFFER_USAGE_INDEX_BUFFER_BIT |
+                                      VK_BUFFER_USAGE_TRANSFER_DST_BIT,
+                                  GPUSKIN_MEMORY_STATIC, &mesh->buffer);
+    if (r == GPUSKIN_SUCCESS && !mesh->buffer.mapped) {
+        r = gpuskin__vk_create_buffer(ctx, size, VK_BUFFER_USAGE_TRANSFER_SRC_BIT, GPUSKIN_MEMORY_UPLOAD,
+                                      &mesh->staging);
+        mesh->needs_upload = 1;
+    }
+    if (r != GPUSKIN_SUCCESS) {
+        gpuskin_mesh_destroy(mesh);
+        return r;
+    }
+    gpuskin__vk_mesh_write(mesh, desc,
+                           (unsigned char *)(mesh->buffer.mapped ? mesh->buffer.mapped : mesh->staging.mapped));
+    *out = mesh;
+    return GPUSKIN_SUCCESS;
+}
+
+GPUSKIN_API int gpuskin_mesh_needs_upload(const gpuskin_mesh *mesh) { return mesh ? mesh->needs_upload : 0; }
+
+GPUSKIN_API gpuskin_result gpuskin_cmd_upload_mesh(gpuskin_mesh *mesh, VkCommandBuffer cmd)
+{
+    VkBufferCopy region;
+    VkBufferMemoryBarrier barrier;
+    if (!mesh || cmd == VK_NULL_HANDLE) return GPUSKIN_ERROR_NULL_ARGUMENT;
+    if (!mesh->needs_upload) return GPUSKIN_SUCCESS;
+    region.srcOffset = 0;
+    region.dstOffset = 0;
+    region.size = mesh->size;
+    mesh->ctx->vk.vkCmdCopyBuffer(cmd, mesh->staging.buffer, mesh->buffer.buffer, 1, &region);
+    /* The copy is gpuskin's, so is making it visible to every stage that reads the mesh. */
+    GPUSKIN__VK_ZERO(barrier);
+    barrier.sType = VK_STRUCTURE_TYPE_BUFFER_MEMORY_BARRIER;
+    barrier.srcAccessMask = VK_ACCESS_TRANSFER_WRITE_BIT;
+    barrier.dstAccessMask = VK_ACCESS_SHADER_READ_BIT | VK_ACCESS_INDEX_READ_BIT;
+    barrier.srcQueueFamilyIndex = VK_QUEUE_FAMILY_IGNORED;
+    barrier.dstQueueFamilyIndex = VK_QUEUE_FAMILY_IGNORED;
+    barrier.buffer = mesh->buffer.buffer;
+    barrier.offset = 0;
+    barrier.size = VK_WHOLE_SIZE;
+    mesh->ctx->vk.vkCmdPipelineBarrier(cmd, VK_PIPELINE_STAGE_TRANSFER_BIT,
+                                       VK_PIPELINE_STAGE_VERTEX_INPUT_BIT | VK_PIPELINE_STAGE_VERTEX_SHADER_BIT |
+                                           VK_PIPELINE_STAGE_COMPUTE_SHADER_BIT,
+                                       0, 0, NULL, 1, &barrier, 0, NULL);
+    mesh->needs_upload = 0;
+    return GPUSKIN_SUCCESS;
+}
+
+/* ---- Crowd ------------------------------------------------------------------------ */
+
+GPUSKIN_API VkDeviceAddress gpuskin_crowd_frame_address(const gpuskin_crowd *crowd, uint32_t frame)
+{
+    return crowd && frame < crowd->frames ? crowd->slots[frame].address : 0;
+}
+
+GPUSKIN_API void gpuskin_crowd_destroy(gpuskin_crowd *crowd)
+{
+    uint32_t f;
+    if (!crowd) return;
+    if (crowd->slots) {
+        for (f = 0; f < crowd->frames; ++f) gpuskin__vk_destroy_buffer(crowd->ctx, &crowd->slots[f]);
+        GPUSKIN_FREE(crowd->slots, crowd->ctx->alloc_user);
+    }
+    if (crowd->residual_scratch) GPUSKIN_FREE(crowd->residual_scratch, crowd->ctx->alloc_user);
+    GPUSKIN_FREE(crowd, crowd->ctx->alloc_user);
+}
+
+/* Header, all-LBS method words and identity rows: an instance never uploaded
+   draws in its bind pose instead of reading garbage. */
+static void gpuskin__vk_slot_init(const gpuskin_crowd *crowd, const gpuskin_buffer *slot)
+{
+    const gpuskin_mesh *mesh = crowd->mesh;
+    unsigned char *base = (unsigned char *)slot->mapped;
+    gpuskin__vk_frame_header h;
+    float *lbs = (float *)(void *)(base + crowd->lbs);
+    size_t i, rows = (size_t)crowd->capacity * crowd->joint_count;
+
+    GPUSKIN__VK_ZERO(h);
+    h.positions = mesh->buffer.address + mesh->positions;
+    h.normals = (mesh->streams & GPUSKIN__VK_STREAM_NORMALS) ? mesh->buffer.address + mesh->normals : 0;
+    h.tangents = (mesh->streams & GPUSKIN__VK_STREAM_TANGENTS) ? mesh->buffer.address + mesh->tangents : 0;
+    h.joints = mesh->buffer.address + mesh->joints;
+    h.weights = mesh->buffer.address + mesh->weights;
+    h.lbs = slot->address + crowd->lbs;
+    h.dq = slot->address + crowd->dq;
+    h.residual = slot->address + crowd->residual;
+    h.methods = slot->address + crowd->methods;
+    h.vertex_count = mesh->vertex_count;
+    h.joint_count = mesh->joint_count;
+    h.influence_sets = mesh->influence_sets;
+    h.streams = mesh->streams;
+    memcpy(base, &h, sizeof h);
+    memset(base + crowd->methods, 0, (size_t)(crowd->lbs - crowd->methods));
+    for (i = 0; i < rows; ++i) {
+        static const float identity[12] = {1, 0, 0, 0, 0, 1, 0, 0, 0, 0, 1, 0};
+        memcpy(lbs + i * 12u, identity, sizeof identity);
+    }
+    memset(base + crowd->dq, 0, (size_t)(crowd->slot_size - crowd->dq));
+}
+
+GPUSKIN_API gpuskin_result gpuskin_crowd_create(gpuskin_context *ctx, const gpuskin_crowd_desc *desc,
+                                                gpuskin_crowd **out)
+{
+    gpuskin_crowd *crowd;
+    gpuskin_result r = GPUSKIN_SUCCESS;
+    uint32_t f;
+    uint64_t joints_total;
+    VkDeviceSize size;
+
+    if (out) *out = NULL;
+    if (!ctx || !desc || !out || !desc->mesh) return GPUSKIN_ERROR_NULL_ARGUMENT;
+    if (desc->mesh->ctx != ctx) return GPUSKIN_ERROR_INVALID_ARGUMENT;
+    if (desc->capacity == 0) return GPUSKIN_ERROR_INVALID_COUNT;
+    /* The shaders index vec4 palette rows with 32-bit uints. */
+    joints_total = (uint64_t)desc->capacity * desc->mesh->joint_count;
+    if (joints_total > UINT32_MAX / 3u) return GPUSKIN_ERROR_OVERFLOW;
+
+    crowd = (gpuskin_crowd *)gpuskin__vk_calloc(ctx, sizeof *crowd);
+    if (!crowd) return GPUSKIN_ERROR_OUT_OF_MEMORY;
+    crowd->ctx = ctx;
+    crowd->mesh = desc->mesh;
+    crowd->capacity = desc->capacity;
+    crowd->frames = desc->frames_in_flight ? desc->frames_in_flight : 2u;
+    crowd->joint_count = desc->mesh->joint_count;
+    crowd->vertex_count = desc->mesh->vertex_count;
+    crowd->methods = GPUSKIN__VK_HEADER_SIZE;
+    crowd->lbs = gpuskin__vk_align16(crowd->methods + (VkDeviceSize)desc->capacity * 4u);
+    crowd->dq = crowd->lbs + (VkDeviceSize)joints_total * 48u;
+    crowd->residual = crowd->dq + (VkDeviceSize)joints_total * 32u;
+    size = crowd->residual + (VkDeviceSize)joints_total * 48u;
+    crowd->slot_size = size;
+
+    crowd->residual_scratch =
+        (float *)GPUSKIN_MALLOC((size_t)crowd->joint_count * GPUSKIN_RESIDUAL_FLOATS_PER_JOINT * sizeof(float),
+                                ctx->alloc_user);
+    crowd->slots = (gpuskin_buffer *)gpuskin__vk_calloc(ctx, sizeof(gpuskin_buffer) * crowd->frames);
+    if (!crowd->residual_scratch || !crowd->slots) r = GPUSKIN_ERROR_OUT_OF_MEMORY;
+    for (f = 0; f < crowd->frames && r == GPUSKIN_SUCCESS; ++f) {
+        r = gpuskin__vk_create_buffer(ctx, size, VK_BUFFER_USAGE_STORAGE_BUFFER_BIT, GPUSKIN_MEMORY_UPLOAD,
+                                      &crowd->slots[f]);
+        if (r == GPUSKIN_SUCCESS) gpuskin__vk_slot_init(crowd, &crowd->slots[f]);
+    }
+    if (r != GPUSKIN_SUCCESS) {
+        gpuskin_crowd_destroy(crowd);
+        return r;
+    }
+    *out = crowd;
+    return GPUSKIN_SUCCESS;
+}
+
+GPUSKIN_API gpuskin_result gpuskin_crowd_upload(gpuskin_crowd *crowd, const gpuskin_crowd_upload_desc *desc)
+{
+    unsigned char *base;
+    float *lbs, *dq, *residual;
+    uint32_t *methods;
+    size_t J, i;
+    gpuskin_result r;
+
+    if (!crowd || !desc) return GPUSKIN_ERROR_NULL_ARGUMENT;
+    if (desc->frame >= crowd->frames) return GPUSKIN_ERROR_FRAME_SLOT;
+    if (desc->instance_count > crowd->capacity) return GPUSKIN_ERROR_CAPACITY;
+    if (desc->palette_joint_count != 0 && desc->palette_joint_count != crowd->joint_count)
+        return GPUSKIN_ERROR_PALETTE_SIZE;
+    if (desc->instance_count == 0) return GPUSKIN_SUCCESS;
+    if (!desc->palettes) return GPUSKIN_ERROR_NULL_ARGUMENT;
+    /* Methods are checked before anything is written, so a bad one leaves the slot
+       as it was. A bad palette is found while packing: the slot then holds a mix
+       and must be uploaded again before use. */
+    if (desc->methods)
+        for (i = 0; i < desc->instance_count; ++i)
+            if (desc->methods[i] != GPUSKIN_METHOD_LBS && desc->methods[i] != GPUSKIN_METHOD_DQS)
+                return GPUSKIN_ERROR_INVALID_METHOD;
+
+    J = crowd->joint_count;
+    base = (unsigned char *)crowd->slots[desc->frame].mapped;
+    methods = (uint32_t *)(void *)(base + crowd->methods);
+    lbs = (float *)(void *)(base + crowd->lbs);
+    dq = (float *)(void *)(base + crowd->dq);
+    residual = (float *)(void *)(base + crowd->residual);
+    for (i = 0; i < desc->instance_count; ++i) {
+        const gpuskin_mat4 *palette = desc->palettes + i * J;
+        uint32_t word = GPUSKIN_METHOD_LBS;
+        if (desc->methods && desc->methods[i] == GPUSKIN_METHOD_DQS) {
+            /* S goes to scratch first: only pack_dq knows whether any joint is
+               non-rigid, and a rigid instance's residual is never read. */
+            r = gpuskin_pack_dq(palette, (uint32_t)J, desc->split, dq + i * J * GPUSKIN_DQ_FLOATS_PER_JOINT,
+                                crowd->residual_scratch, &word);
+            if (r == GPUSKIN_SUCCESS && (word & GPUSKIN_METHOD_RESIDUAL_BIT))
+                memcpy(residual + i * J * GPUSKIN_RESIDUAL_FLOATS_PER_JOINT, crowd->residual_scratch,
+                       J * GPUSKIN_RESIDUAL_FLOATS_PER_JOINT * sizeof(float));
+        } else {
+            r = gpuskin_pack_lbs(palette, (uint32_t)J, lbs + i * J * GPUSKIN_LBS_FLOATS_PER_JOINT);
+        }
+        if (r != GPUSKIN_SUCCESS) return r;
+        methods[i] = word;
+        if (desc->out_method_words) desc->out_method_words[i] = word;
+    }
+    return GPUSKIN_SUCCESS;
+}
+
+/* ---- Compute skinning ------------------------------------------------------------- */
+
+GPUSKIN_API uint32_t gpuskin_output_stride(uint32_t output_flags)
+{
+    return 12u + ((output_flags & GPUSKIN_OUTPUT_NORMALS) ? 12u : 0u) +
+           ((output_flags & GPUSKIN_OUTPUT_TANGENTS) ? 16u : 0u);
+}
+
+GPUSKIN_API gpuskin_result gpuskin_cmd_skin(gpuskin_crowd *crowd, VkCommandBuffer cmd,
+                                            const gpuskin_skin_dispatch_desc *desc)
+{
+    const gpuskin_context *ctx;
+    gpuskin__vk_skin_push push;
+    uint64_t record, per_instance, chunk_max;
+    uint32_t done, groups_x;
+
+    if (!crowd || cmd == VK_NULL_HANDLE || !desc) return GPUSKIN_ERROR_NULL_ARGUMENT;
+    ctx = crowd->ctx;
+    if (desc->frame >= crowd->frames) return GPUSKIN_ERROR_FRAME_SLOT;
+    if (desc->first_instance > crowd->capacity || desc->instance_count > crowd->capacity - desc->first_instance)
+        return GPUSKIN_ERROR_CAPACITY;
+    if (desc->output_flags & ~(GPUSKIN_OUTPUT_NORMALS | GPUSKIN_OUTPUT_TANGENTS))
+        return GPUSKIN_ERROR_INVALID_ARGUMENT;
+    /* A stream the mesh does not have cannot be skinned into the output. */
+    if (((desc->output_flags & GPUSKIN_OUTPUT_NORMALS) && !(crowd->mesh->streams & GPUSKIN__VK_STREAM_NORMALS)) ||
+        ((desc->output_flags & GPUSKIN_OUTPUT_TANGENTS) && !(crowd->mesh->streams & GPUSKIN__VK_STREAM_TANGENTS)))
+        return GPUSKIN_ERROR_INVALID_ARGUMENT;
+    if (desc->instance_count == 0) return GPUSKIN_SUCCESS;
+    if (desc->output == 0) return GPUSKIN_ERROR_NULL_ARGUMENT;
+    if (desc->output % 4u != 0) return GPUSKIN_ERROR_INVALID_ARGUMENT;
+    /* Recording order is all gpuskin can see: the upload must come first. */
+    if (crowd->mesh->needs_upload) return GPUSKIN_ERROR_INVALID_ARGUMENT;
+    record = gpuskin_output_stride(desc->output_flags);
+    per_instance = record * crowd->vertex_count;
+    if (desc->output_size / per_instance < desc->instance_count) return GPUSKIN_ERROR_INVALID_ARGUMENT;
+
+    /* One dispatch row (y) per INSTANCES_PER_INVOCATION instances; rows are capped by the device limit and by
+       32-bit float indexing within a dispatch, so a huge crowd takes several. */
+    chunk_max = (uint64_t)UINT32_MAX / (per_instance / 4u);
+    if (chunk_max > (uint64_t)ctx->max_groups_y * GPUSKIN__VK_INSTANCES_PER_INVOCATION)
+        chunk_max = (uint64_t)ctx->max_groups_y * GPUSKIN__VK_INSTANCES_PER_INVOCATION;
+    groups_x = (crowd->vertex_count + GPUSKIN__VK_LOCAL_SIZE - 1u) / GPUSKIN__VK_LOCAL_SIZE;
+    if (groups_x > ctx->max_groups_x) groups_x = ctx->max_groups_x; /* skin.comp strides over the rest */
+
+    ctx->vk.vkCmdBindPipeline(cmd, VK_PIPELINE_BIND_POINT_COMPUTE,
+                              ctx->compute_pipelines[crowd->mesh->influence_sets == 2 ? 1 : 0]);
+    GPUSKIN__VK_ZERO(push);
+    push.frame = crowd->slots[desc->frame].address;
+    push.output_flags = desc->output_flags;
+    for (done = 0; done < desc->instance_count;) {
+        uint32_t n = desc->instance_count - done;
+        if (n > chunk_max) n = (uint32_t)chunk_max;
+        push.output = desc->output + (VkDeviceAddress)done * per_instance;
+        push.first_instance = desc->first_instance + done;
+        push.instance_count = n;
+        ctx->vk.vkCmdPushConstants(cmd, ctx->compute_layout, VK_SHADER_STAGE_COMPUTE_BIT, 0, sizeof push, &push);
+        ctx->vk.vkCmdDispatch(cmd, groups_x,
+                              (n + GPUSKIN__VK_INSTANCES_PER_INVOCATION - 1u) / GPUSKIN__VK_INSTANCES_PER_INVOCATION, 1);
+        done += n;
+    }
+    return GPUSKIN_SUCCESS;
+}
+
+/* ---- Drawing ---------------------------------------------------------------------- */
+
+GPUSKIN_API void gpuskin_pipeline_destroy(gpuskin_pipeline *pipeline)
+{
+    gpuskin_context *ctx;
+    if (!pipeline) return;
+    ctx = pipeline->ctx;
+    if (pipeline->pipeline != VK_NULL_HANDLE)
+        ctx->vk.vkDestroyPipeline(ctx->device, pipeline->pipeline, ctx->vk_allocation_callbacks);
+    GPUSKIN_FREE(pipeline, ctx->alloc_user);
+}
+
+static int gpuskin__vk_has_stencil(VkFormat f)
+{
+    return f == VK_FORMAT_S8_UINT || f == VK_FORMAT_D16_UNORM_S8_UINT || f == VK_FORMAT_D24_UNORM_S8_UINT ||
+           f == VK_FORMAT_D32_SFLOAT_S8_UINT;
+}
+
+GPUSKIN_API gpuskin_result gpuskin_pipeline_create(gpuskin_context *ctx, const gpuskin_pipeline_desc *desc,
+                                                   gpuskin_pipeline **out)
+{
+    static const VkDynamicState dynamic[2] = {VK_DYNAMIC_STATE_VIEWPORT, VK_DYNAMIC_STATE_SCISSOR};
+    gpuskin_pipeline *pipeline;
+    VkShaderModule vert = VK_NULL_HANDLE, frag = VK_NULL_HANDLE;
+    VkPipelineShaderStageCreateInfo stages[2];
+    VkPipelineRenderingCreateInfo rendering;
+    VkPipelineVertexInputStateCreateInfo vertex_input;
+    VkPipelineInputAssemblyStateCreateInfo assembly;
+    VkPipelineViewportStateCreateInfo viewport;
+    VkPipelineRasterizationStateCreateInfo raster;
+    VkPipelineMultisampleStateCreateInfo multisample;
+    VkPipelineDepthStencilStateCreateInfo depth;
+    VkPipelineColorBlendAttachmentState blend_attachment;
+    VkPipelineColorBlendStateCreateInfo blend;
+    VkPipelineDynamicStateCreateInfo dyn;
+    VkGraphicsPipelineCreateInfo ci;
+    VkSampleCountFlagBits samples;
+    gpuskin_result r;
+    VkResult vr;
+    int has_depth;
+
+    if (out) *out = NULL;
+    if (!ctx || !desc || !out) return GPUSKIN_ERROR_NULL_ARGUMENT;
+    if (!ctx->dynamic_rendering) return GPUSKIN_ERROR_MISSING_FEATURE;
+    if (desc->color_format == VK_FORMAT_UNDEFINED) return GPUSKIN_ERROR_INVALID_ARGUMENT;
+    samples = desc->samples ? desc->samples : VK_SAMPLE_COUNT_1_BIT;
+    if ((samples & (samples - 1)) != 0 || samples > VK_SAMPLE_COUNT_64_BIT) return GPUSKIN_ERROR_INVALID_ARGUMENT;
+    has_depth = desc->depth_format != VK_FORMAT_UNDEFINED;
+
+    pipeline = (gpuskin_pipeline *)gpuskin__vk_calloc(ctx, sizeof *pipeline);
+    if (!pipeline) return GPUSKIN_ERROR_OUT_OF_MEMORY;
+    pipeline->ctx = ctx;
+    r = gpuskin__vk_shader_module(ctx, gpuskin_spv_skin_vert, gpuskin_spv_skin_vert_size, &vert);
+    if (r == GPUSKIN_SUCCESS) r = gpuskin__vk_shader_module(ctx, gpuskin_spv_skin_frag, gpuskin_spv_skin_frag_size, &frag);
+    if (r != GPUSKIN_SUCCESS) {
+        if (vert != VK_NULL_HANDLE) ctx->vk.vkDestroyShaderModule(ctx->device, vert, ctx->vk_allocation_callbacks);
+        gpuskin_pipeline_destroy(pipeline);
+        return r;
+    }
+
+    memset(stages, 0, sizeof stages);
+    stages[0].sType = stages[1].sType = VK_STRUCTURE_TYPE_PIPELINE_SHADER_STAGE_CREATE_INFO;
+    stages[0].stage = VK_SHADER_STAGE_VERTEX_BIT;
+    stages[0].module = vert;
+    stages[0].pName = "main";
+    stages[1].stage = VK_SHADER_STAGE_FRAGMENT_BIT;
+    stages[1].module = frag;
+    stages[1].pName = "main";
+
+    GPUSKIN__VK_ZERO(rendering);
+    rendering.sType = VK_STRUCTURE_TYPE_PIPELINE_RENDERING_CREATE_INFO;
+    rendering.colorAttachmentCount = 1;
+    rendering.pColorAttachmentFormats = &desc->color_format;
+    rendering.depthAttachmentFormat = desc->depth_format;
+    /* A combined depth-stencil image is normally bound as both attachments. */
+    rendering.stencilAttachmentFormat = gpuskin__vk_has_stencil(desc->depth_format) ? desc->depth_format
+                                                                                    : VK_FORMAT_UNDEFINED;
+
+    /* Vertex pulling: no bindings, no attributes. */
+    GPUSKIN__VK_ZERO(vertex_input);
+    vertex_input.sType = VK_STRUCTURE_TYPE_PIPELINE_VERTEX_INPUT_STATE_CREATE_INFO;
+    GPUSKIN__VK_ZERO(assembly);
+    assembly.sType = VK_STRUCTURE_TYPE_PIPELINE_INPUT_ASSEMBLY_STATE_CREATE_INFO;
+    assembly.topology = VK_PRIMITIVE_TOPOLOGY_TRIANGLE_LIST;
+    GPUSKIN__VK_ZERO(viewport);
+    viewport.sType = VK_STRUCTURE_TYPE_PIPELINE_VIEWPORT_STATE_CREATE_INFO;
+    viewport.viewportCount = 1;
+    viewport.scissorCount = 1;
+    GPUSKIN__VK_ZERO(raster);
+    raster.sType = VK_STRUCTURE_TYPE_PIPELINE_RASTERIZATION_STATE_CREATE_INFO;
+    raster.polygonMode = VK_POLYGON_MODE_FILL;
+    raster.cullMode = desc->cull_mode;
+    raster.frontFace = desc->front_face;
+    raster.lineWidth = 1.0f;
+    GPUSKIN__VK_ZERO(multisample);
+    multisample.sType = VK_STRUCTURE_TYPE_PIPELINE_MULTISAMPLE_STATE_CREATE_INFO;
+    multisample.rasterizationSamples = samples;
+    GPUSKIN__VK_ZERO(depth);
+    depth.sType = VK_STRUCTURE_TYPE_PIPELINE_DEPTH_STENCIL_STATE_CREATE_INFO;
+    depth.depthTestEnable = has_depth ? VK_TRUE : VK_FALSE;
+    depth.depthWriteEnable = has_depth ? VK_TRUE : VK_FALSE;
+    depth.depthCompareOp = VK_COMPARE_OP_LESS;
+    GPUSKIN__VK_ZERO(blend_attachment);
+    blend_attachment.colorWriteMask = VK_COLOR_COMPONENT_R_BIT | VK_COLOR_COMPONENT_G_BIT |
+                                      VK_COLOR_COMPONENT_B_BIT | VK_COLOR_COMPONENT_A_BIT;
+    GPUSKIN__VK_ZERO(blend);
+    blend.sType = VK_STRUCTURE_TYPE_PIPELINE_COLOR_BLEND_STATE_CREATE_INFO;
+    blend.attachmentCount = 1;
+    blend.pAttachments = &blend_attachment;
+    GPUSKIN__VK_ZERO(dyn);
+    dyn.sType = VK_STRUCTURE_TYPE_PIPELINE_DYNAMIC_STATE_CREATE_INFO;
+    dyn.dynamicStateCount = 2;
+    dyn.pDynamicStates = dynamic;
+
+    GPUSKIN__VK_ZERO(ci);
+    ci.sType = VK_STRUCTURE_TYPE_GRAPHICS_PIPELINE_CREATE_INFO;
+    ci.pNext = &rendering;
+    ci.stageCount = 2;
+    ci.pStages = stages;
+    ci.pVertexInputState = &vertex_input;
+    ci.pInputAssemblyState = &assembly;
+    ci.pViewportState = &viewport;
+    ci.pRasterizationState = &raster;
+    ci.pMultisampleState = &multisample;
+    ci.pDepthStencilState = &depth;
+    ci.pColorBlendState = &blend;
+    ci.pDynamicState = &dyn;
+    ci.layout = ctx->draw_layout;
+    vr = ctx->vk.vkCreateGraphicsPipelines(ctx->device, ctx->pipeline_cache, 1, &ci, ctx->vk_allocation_callbacks,
+                                           &pipeline->pipeline);
+    ctx->vk.vkDestroyShaderModule(ctx->device, vert, ctx->vk_allocation_callbacks);
+    ctx->vk.vkDestroyShaderModule(ctx->device, frag, ctx->vk_allocation_callbacks);
+    if (vr != VK_SUCCESS) {
+        pipeline->pipeline = VK_NULL_HANDLE;
+        gpuskin_pipeline_destroy(pipeline);
+        return GPUSKIN_ERROR_VULKAN;
+    }
+    *out = pipeline;
+    return GPUSKIN_SUCCESS;
+}
+
+GPUSKIN_API gpuskin_result gpuskin_cmd_draw(gpuskin_crowd *crowd, const gpuskin_pipeline *pipeline,
+                                            VkCommandBuffer cmd, const gpuskin_draw_desc *desc)
+{
+    const gpuskin_context *ctx;
+    const gpuskin_mesh *mesh;
+    gpuskin__vk_draw_push push;
+
+    if (!crowd || !pipeline || cmd == VK_NULL_HANDLE || !desc || !desc->view_proj)
+        return GPUSKIN_ERROR_NULL_ARGUMENT;
+    ctx = crowd->ctx;
+    mesh = crowd->mesh;
+    if (pipeline->ctx != ctx) return GPUSKIN_ERROR_INVALID_ARGUMENT;
+    if (desc->frame >= crowd->frames) return GPUSKIN_ERROR_FRAME_SLOT;
+    if (desc->instance_count > crowd->capacity) return GPUSKIN_ERROR_CAPACITY;
+    if (desc->flags & ~GPUSKIN_DRAW_TINT) return GPUSKIN_ERROR_INVALID_ARGUMENT;
+    if (mesh->index_count == 0 || mesh->needs_upload) return GPUSKIN_ERROR_INVALID_ARGUMENT;
+    if (desc->posed_output_flags & ~(GPUSKIN_OUTPUT_NORMALS | GPUSKIN_OUTPUT_TANGENTS))
+        return GPUSKIN_ERROR_INVALID_ARGUMENT;
+    if (desc->posed_vertices && desc->posed_vertices % 4u != 0) return GPUSKIN_ERROR_INVALID_ARGUMENT;
+    /* skin.vert indexes the posed floats with a 32-bit uint. */
+    if (desc->posed_vertices &&
+        (uint64_t)desc->instance_count * mesh->vertex_count * (gpuskin_output_stride(desc->posed_output_flags) / 4u) >
+            UINT32_MAX)
+        return GPUSKIN_ERROR_OVERFLOW;
+    if (desc->instance_count == 0) return GPUSKIN_SUCCESS;
+
+    memcpy(push.view_proj, desc->view_proj, sizeof push.view_proj);
+    if (desc->color[0] == 0.0f && desc->color[1] == 0.0f && desc->color[2] == 0.0f && desc->color[3] == 0.0f) {
+        push.color[0] = push.color[1] = push.color[2] = 0.8f;
+        push.color[3] = 1.0f;
+    } else {
+        memcpy(push.color, desc->color, sizeof push.color);
+    }
+    push.frame = crowd->slots[desc->frame].address;
+    push.posed = desc->posed_vertices;
+    push.flags = desc->flags & GPUSKIN_DRAW_TINT;
+    if (desc->posed_vertices) {
+        push.flags |= GPUSKIN__VK_DRAW_POSED;
+        if (desc->posed_output_flags & GPUSKIN_OUTPUT_NORMALS) push.flags |= GPUSKIN__VK_DRAW_POSED_NORMALS;
+        if (desc->posed_output_flags & GPUSKIN_OUTPUT_TANGENTS) push.flags |= GPUSKIN__VK_DRAW_POSED_TANGENTS;
+    }
+    push.pad = 0;
+
+    ctx->vk.vkCmdBindPipeline(cmd, VK_PIPELINE_BIND_POINT_GRAPHICS, pipeline->pipeline);
+    ctx->vk.vkCmdPushConstants(cmd, ctx->draw_layout, VK_SHADER_STAGE_VERTEX_BIT, 0, sizeof push, &push);
+    ctx->vk.vkCmdBindIndexBuffer(cmd, mesh->buffer.buffer, mesh->indices, mesh->index_type);
+    ctx->vk.vkCmdDrawIndexed(cmd, mesh->index_count, desc->instance_count, 0, 0, 0);
+    return GPUSKIN_SUCCESS;
+}
+
+#ifdef __cplusplus
+}
+#endif
+#endif /* GPUSKIN_NO_VULKAN */
 
 #endif /* GPUSKIN_IMPLEMENTATION_INCLUDED */
 #endif /* GPUSKIN_IMPLEMENTATION */

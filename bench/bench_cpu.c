@@ -25,9 +25,6 @@
    test harness expects. */
 #define _POSIX_C_SOURCE 200809L
 #define GPUSKIN_NO_VULKAN
-#ifndef GPUSKIN_FAST_INC_AVAILABLE
-#define GPUSKIN_FAST_INC_AVAILABLE /* until gpuskin.h carries the fast path inline */
-#endif
 #define GPUSKIN_IMPLEMENTATION
 #include "gpuskin.h"
 
@@ -743,7 +740,7 @@ static void bench_threads(int max_threads)
 
 static void print_memory(void)
 {
-    /* The GPU layout of gpuskin_vulkan.inc / shaders/gpuskin_skin.glsl: mesh streams
+    /* The GPU layout of gpuskin.h (Vulkan runtime) / shaders/gpuskin_skin.glsl: mesh streams
        as structure of arrays, joints as 4 x 16 bit a set, raw float weights. */
     const int pos = 12, nrm = 12, tan = 16, jnt = 8, wgt = 16;
     if (quick) return;

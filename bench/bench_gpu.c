@@ -25,9 +25,6 @@
    Ends "N passed, N failed". */
 #define _POSIX_C_SOURCE 200809L
 #include <volk.h>
-#ifndef GPUSKIN_FAST_INC_AVAILABLE
-#define GPUSKIN_FAST_INC_AVAILABLE /* until gpuskin.h carries the fast path inline */
-#endif
 #define GPUSKIN_IMPLEMENTATION
 #include "gpuskin.h"
 #define VK_SETUP_IMPLEMENTATION

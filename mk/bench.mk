@@ -1,5 +1,5 @@
 # Benchmarks and the fast CPU path's tests.
-#   tests/test_fast.c   gpuskin_skin_cpu_fast and gpuskin_build_palettes (gpuskin_cpu_fast.inc)
+#   tests/test_fast.c   gpuskin_skin_cpu_fast and gpuskin_build_palettes (in gpuskin.h)
 #                       against the oracle: gcc C99 -O2, g++ C++17, gcc with $(SAN), the
 #                       portable path (-DGPUSKIN_NO_SIMD), clang and clang++ compile-only,
 #                       and GPUSKIN_STATIC compile-only.
@@ -8,10 +8,9 @@
 #                       (bench/naive_lbs.c) is its own object, built with $(CFLAGS) like
 #                       the library code.
 #   bench/bench_gpu.c   GPU figures (Vulkan); `--quick` runs on lavapipe as a test.
-# gpuskin.h includes gpuskin_cpu_fast.inc when GPUSKIN_FAST_INC_AVAILABLE is defined.
 
-FAST_HDRS := gpuskin.h gpuskin_cpu_fast.inc tests/testing.h mk/bench.mk
-FAST_FLAGS := -DGPUSKIN_FAST_INC_AVAILABLE $(WARN) -I. -Itests
+FAST_HDRS := gpuskin.h tests/testing.h mk/bench.mk
+FAST_FLAGS := $(WARN) -I. -Itests
 
 $(BUILD)/test_fast: tests/test_fast.c $(FAST_HDRS) | $(BUILD)
 	$(CC) $(CFLAGS) -std=c99 $(FAST_FLAGS) $< -o $@ -lm
@@ -32,7 +31,7 @@ $(BUILD)/test_fast_clangxx.o: tests/test_fast.c $(FAST_HDRS) | $(BUILD)
 	clang++ -O0 -std=c++11 $(FAST_FLAGS) -x c++ -c $< -o $@
 
 TESTS += "$(BUILD)/test_fast" "$(BUILD)/test_fast_cpp" "$(BUILD)/test_fast_san" "$(BUILD)/test_fast_nosimd"
-TESTS += "gcc -std=c99 $(WARN) -DGPUSKIN_STATIC -DGPUSKIN_NO_VULKAN -DGPUSKIN_FAST_INC_AVAILABLE -DGPUSKIN_IMPLEMENTATION -I. -fsyntax-only -x c gpuskin.h"
+TESTS += "gcc -std=c99 $(WARN) -DGPUSKIN_STATIC -DGPUSKIN_NO_VULKAN -DGPUSKIN_IMPLEMENTATION -I. -fsyntax-only -x c gpuskin.h"
 TEST_DEPS += $(BUILD)/test_fast $(BUILD)/test_fast_cpp $(BUILD)/test_fast_san $(BUILD)/test_fast_nosimd
 TEST_DEPS += $(BUILD)/test_fast_clang.o $(BUILD)/test_fast_clangxx.o
 
@@ -45,7 +44,7 @@ $(BUILD)/naive_lbs.o: bench/naive_lbs.c | $(BUILD)
 $(BUILD)/naive_lbs_novec.o: bench/naive_lbs.c | $(BUILD)
 	$(CC) $(CFLAGS) -fno-tree-vectorize -Dbench_naive_lbs=bench_naive_lbs_novec -std=c99 $(WARN) -c $< -o $@
 
-$(BUILD)/bench_cpu: bench/bench_cpu.c $(BUILD)/naive_lbs.o $(BUILD)/naive_lbs_novec.o gpuskin.h gpuskin_cpu_fast.inc \
+$(BUILD)/bench_cpu: bench/bench_cpu.c $(BUILD)/naive_lbs.o $(BUILD)/naive_lbs_novec.o gpuskin.h \
                     mk/bench.mk | $(BUILD)
 	$(CC) $(CFLAGS) -std=c99 $(WARN) -I. $< $(BUILD)/naive_lbs.o $(BUILD)/naive_lbs_novec.o -o $@ -lm -lpthread
 
@@ -69,7 +68,7 @@ test-fast: $(BUILD)/test_fast $(BUILD)/test_fast_cpp $(BUILD)/test_fast_san $(BU
 $(BUILD)/bench_fill_spv.h: bench/fill.comp | $(BUILD)
 	glslangValidator -V --target-env vulkan1.2 --vn bench_fill_spv -o $@ $< >/dev/null
 
-BENCH_GPU_HDRS := gpuskin.h gpuskin_vulkan.inc gpuskin_shaders.h gpuskin_cpu_fast.inc examples/common/vk_setup.h \
+BENCH_GPU_HDRS := gpuskin.h gpuskin_shaders.h examples/common/vk_setup.h \
                   tools/gltf_model.h $(BUILD)/bench_fill_spv.h mk/bench.mk
 
 $(BUILD)/bench_gpu.o: bench/bench_gpu.c $(BENCH_GPU_HDRS) | $(BUILD)

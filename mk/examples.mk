@@ -4,7 +4,7 @@
 # from $(BUILD)/volk.o (mk/gpu.mk: volk.c is not -Wpedantic clean, so it is built
 # without $(WARN)).
 EX_FLAGS := -std=c99 $(WARN) -I.
-EX_HDRS  := gpuskin.h gpuskin_vulkan.inc gpuskin_shaders.h examples/common/vk_setup.h examples/common/rig.h
+EX_HDRS  := gpuskin.h gpuskin_shaders.h examples/common/vk_setup.h examples/common/rig.h
 
 $(BUILD)/crowd: examples/crowd/crowd.c $(EX_HDRS) $(BUILD)/volk.o | $(BUILD)
 	$(CC) $(CFLAGS) $(EX_FLAGS) $< $(BUILD)/volk.o -o $@ $(VK_LIBS)

@@ -12,8 +12,8 @@ $(BUILD)/gltf_model.o: tools/gltf_model.cpp tools/gltf_model.h gpuskin.h | $(BUI
 
 # The whole library with its Vulkan half (C), and vk_setup.h's implementation, for
 # the CLI's --device gpu and verify; volk.o comes from mk/gpu.mk.
-$(BUILD)/gltf_gpuskin_vk.o: gpuskin.h gpuskin_vulkan.inc gpuskin_shaders.h | $(BUILD)
-	$(CC) $(CFLAGS) $(GLTF_CFLAGS) -x c -include volk.h -DGPUSKIN_IMPLEMENTATION -DGPUSKIN_VULKAN_INC_AVAILABLE \
+$(BUILD)/gltf_gpuskin_vk.o: gpuskin.h gpuskin_shaders.h | $(BUILD)
+	$(CC) $(CFLAGS) $(GLTF_CFLAGS) -x c -include volk.h -DGPUSKIN_IMPLEMENTATION \
 	    -c $< -o $@
 
 $(BUILD)/gltf_vk_setup.o: examples/common/vk_setup.h | $(BUILD)
@@ -65,10 +65,10 @@ $(GLTF_SAN_DIR)/gpuskin_cli.o: tools/gpuskin_cli.cpp $(GLTF_CLI_HDRS)
 	@mkdir -p $(GLTF_SAN_DIR)
 	$(CXX) $(CXXFLAGS) $(SAN) $(GLTF_CXXFLAGS) -DGPUSKIN_CLI_GPU -c $< -o $@
 
-$(GLTF_SAN_DIR)/gltf_gpuskin_vk.o: gpuskin.h gpuskin_vulkan.inc gpuskin_shaders.h
+$(GLTF_SAN_DIR)/gltf_gpuskin_vk.o: gpuskin.h gpuskin_shaders.h
 	@mkdir -p $(GLTF_SAN_DIR)
 	$(CC) $(CFLAGS) $(SAN) $(GLTF_CFLAGS) -x c -include volk.h -DGPUSKIN_IMPLEMENTATION \
-	    -DGPUSKIN_VULKAN_INC_AVAILABLE -c $< -o $@
+	    -c $< -o $@
 
 $(BUILD)/gpuskin_asan: $(GLTF_SAN_DIR)/gpuskin_cli.o $(GLTF_SAN_DIR)/gltf_model.o $(GLTF_SAN_DIR)/gltf_gpuskin_vk.o \
                        $(BUILD)/gltf_vk_setup.o $(BUILD)/volk.o

@@ -1,6 +1,6 @@
 # The Vulkan half: tests/test_gpu.c runs on lavapipe (or GPUSKIN_DEVICE=name) with
 # the validation layer and synchronization validation on.
-GPU_HDRS := gpuskin.h gpuskin_vulkan.inc gpuskin_shaders.h examples/common/vk_setup.h tests/testing.h
+GPU_HDRS := gpuskin.h gpuskin_shaders.h examples/common/vk_setup.h tests/testing.h
 GPU_FLAGS := $(WARN) -I. -Itests
 
 # volk.c is not -Wpedantic clean (it casts dlsym's result), so it is built on its
@@ -33,10 +33,10 @@ TEST_DEPS += $(BUILD)/test_gpu $(BUILD)/test_gpu_cpp $(BUILD)/test_gpu_san $(BUI
 
 # gpuskin alone, as C and as C++: the library must reference no global vk*
 # symbol (every Vulkan call goes through the host's function pointers).
-$(BUILD)/gpuskin_vk.o: gpuskin.h gpuskin_vulkan.inc gpuskin_shaders.h | $(BUILD)
+$(BUILD)/gpuskin_vk.o: gpuskin.h gpuskin_shaders.h | $(BUILD)
 	$(CC) $(CFLAGS) -std=c99 $(WARN) -I. -x c -DGPUSKIN_IMPLEMENTATION -c $< -o $@
 
-$(BUILD)/gpuskin_vk_cpp.o: gpuskin.h gpuskin_vulkan.inc gpuskin_shaders.h | $(BUILD)
+$(BUILD)/gpuskin_vk_cpp.o: gpuskin.h gpuskin_shaders.h | $(BUILD)
 	$(CXX) $(CXXFLAGS) -std=c++17 $(WARN) -I. -x c++ -DGPUSKIN_IMPLEMENTATION -c $< -o $@
 
 GPU_NO_GLOBAL_VK = nm $(1) | grep -q ' T gpuskin_cmd_skin' && ! nm -u $(1) | grep -E ' vk[A-Z]'

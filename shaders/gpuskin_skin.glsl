@@ -13,7 +13,7 @@
 // and, to use #include itself, GL_GOOGLE_include_directive. It declares no
 // inputs, outputs or push constants: the host reaches everything through a
 // gpuskin_Frame reference (the header gpuskin writes at the start of every
-// crowd frame slot; see gpuskin_vulkan.inc for its C twin).
+// crowd frame slot; see gpuskin.h for its C twin).
 // In a host's vertex shader (frame = the slot's gpuskin_Frame address, pushed):
 //     mat3x4 m = gpuskin_skin_transform(frame, uint(gl_InstanceIndex), uint(gl_VertexIndex));
 //     vec3 p = gpuskin_skin_point(m, gpuskin_bind_position(frame, uint(gl_VertexIndex)));

@@ -18,7 +18,7 @@ layout(local_size_x = 64) in;
 // pose are fetched once for all of them (gpuskin__VK_INSTANCES_PER_INVOCATION).
 const uint gpuskin_INSTANCES_PER_INVOCATION = 4u;
 
-// Mirrored by gpuskin__vk_skin_push in gpuskin_vulkan.inc (32 bytes).
+// Mirrored by gpuskin__vk_skin_push in gpuskin.h (32 bytes).
 layout(push_constant) uniform gpuskin_SkinPush {
     gpuskin_Frame frame;
     gpuskin_OutFloats out_floats;   // this dispatch's first instance lands at v[0]

@@ -13,7 +13,7 @@ const uint gpuskin_DRAW_POSED = 2u;           // read pc.posed instead of skinni
 const uint gpuskin_DRAW_POSED_NORMALS = 4u;   // the posed records carry normals
 const uint gpuskin_DRAW_POSED_TANGENTS = 8u;  // ... and tangents (skipped over)
 
-// Mirrored by gpuskin__vk_draw_push in gpuskin_vulkan.inc (104 bytes).
+// Mirrored by gpuskin__vk_draw_push in gpuskin.h (104 bytes).
 layout(push_constant) uniform gpuskin_DrawPush {
     mat4 view_proj;          // no model matrix: placement rides in the palette
     vec4 color;              // base colour

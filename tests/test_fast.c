@@ -1,4 +1,4 @@
-/* tests/test_fast.c - the production CPU path (gpuskin_cpu_fast.inc) against the
+/* tests/test_fast.c - the production CPU path (in gpuskin.h) against the
    oracle it must equal: gpuskin_skin_cpu_fast vs gpuskin_skin_cpu vertex for vertex,
    and gpuskin_build_palettes vs gpuskin_skeleton_globals + gpuskin_skeleton_palette
    (+ gpuskin_pack_lbs), on random rigs. The oracle is the reference here: it is
@@ -8,9 +8,6 @@
    under ASan/UBSan, and with -DGPUSKIN_NO_SIMD (the portable path).
    Run: build/test_fast [name-filter]                                             */
 #define GPUSKIN_NO_VULKAN
-#ifndef GPUSKIN_FAST_INC_AVAILABLE
-#define GPUSKIN_FAST_INC_AVAILABLE /* until gpuskin.h carries the fast path inline */
-#endif
 #define GPUSKIN_IMPLEMENTATION
 #include "../gpuskin.h"
 #include "testing.h"

@@ -27,9 +27,6 @@
 #include <volk.h>
 
 #define GPUSKIN_IMPLEMENTATION
-#ifndef GPUSKIN_VULKAN_INC_AVAILABLE
-#define GPUSKIN_VULKAN_INC_AVAILABLE
-#endif
 #include "gpuskin.h"
 #define VK_SETUP_IMPLEMENTATION
 #include "examples/common/vk_setup.h"
