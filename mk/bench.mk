@@ -76,7 +76,7 @@ $(BUILD)/bench_gpu.o: bench/bench_gpu.c $(BENCH_GPU_HDRS) | $(BUILD)
 
 # gltf_model.o (tinygltf, C++) comes from mk/gltf.mk: link as C++.
 $(BUILD)/bench_gpu: $(BUILD)/bench_gpu.o $(BUILD)/gltf_model.o $(BUILD)/volk.o
-	$(CXX) $(CXXFLAGS) $^ -o $@ $(VK_LIBS)
+	$(CXX) $(CXXFLAGS) $^ -o $@ $(VK_LIBS) -lmeshoptimizer
 
 all: $(BUILD)/bench_gpu
 TESTS += "$(BUILD)/bench_gpu --quick"
@@ -90,6 +90,6 @@ bench-gpu: $(BUILD)/bench_gpu
 # ---- the H200 session (bench/run_h200.sh) ----------------------------------------
 # Shared libraries the carried binaries need that the H200 image may lack.
 .PHONY: build/bench-libs
-build/bench-libs: $(BUILD)/test_gpu
+build/bench-libs: $(BUILD)/test_gpu $(BUILD)/bench_gpu
 	mkdir -p $@
-	for lib in $$(ldd $(BUILD)/test_gpu | awk '/libstb/ {print $$3}'); do cp -L $$lib $@/; done
+	for lib in $$(ldd $(BUILD)/test_gpu $(BUILD)/bench_gpu | awk '/libstb|libmeshoptimizer/ {print $$3}' | sort -u); do cp -L $$lib $@/; done
