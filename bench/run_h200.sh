@@ -1,9 +1,8 @@
 #!/usr/bin/env bash
-for f in .gl/*.deb; do dpkg -x $f /; done; ldconfig;
 # bench/run_h200.sh - one H200 session: the GPU tests, then the GPU and CPU benchmarks.
 #
 # Prepare here (this machine: it has the compilers; the H200 machine has none):
-#   make build/test_gpu build/bench_gpu build/bench_cpu build/bench-libs
+#   make build/test_gpu build/bench_gpu build/bench_cpu build/bench-libs   (bench-libs: libstb, libmeshoptimizer)
 # Run through the device tool (kind nvidia-h200), from the repository root:
 #   command: bash bench/run_h200.sh
 #   carry:   [".gl", "build/test_gpu", "build/bench_gpu", "build/bench_cpu", "build/bench-libs"]
@@ -14,6 +13,8 @@ for f in .gl/*.deb; do dpkg -x $f /; done; ldconfig;
 # bench_gpu.log, bench_gpu.csv, bench_cpu.log, bench_cpu.csv, summary.txt.
 # Every step has its own time limit; the whole run stays well under 8 minutes.
 set -u
+# The Vulkan loader (the image has the NVIDIA driver but no libvulkan).
+for f in .gl/*.deb; do dpkg -x "$f" /; done; ldconfig
 OUT=${OUT:-/tmp/gpuskin-h200}
 mkdir -p "$OUT"
 export LD_LIBRARY_PATH="$PWD/build/bench-libs${LD_LIBRARY_PATH:+:$LD_LIBRARY_PATH}"
