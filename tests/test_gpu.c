@@ -467,6 +467,22 @@ static void test_compute_lbs(void)
     tg_compute_case(&c, "lbs", NULL);
 }
 
+/* A skeleton larger than the others by far (130 joints; palette slices well apart
+   in memory), with both influence-set pipelines. */
+static void test_compute_many_joints(void)
+{
+    tg_case c = tg_default_case();
+    c.joints = 130;
+    c.rings = 140;
+    c.sides = 6;
+    c.instances = 6;
+    c.kind = TG_SCALED;
+    c.methods = tg_methods_mixed;
+    tg_compute_case(&c, "130 joints, mixed", NULL);
+    c.sets = 2;
+    tg_compute_case(&c, "130 joints, 8 influences", NULL);
+}
+
 static void test_compute_dqs_rigid(void)
 {
     tg_case c = tg_default_case();
@@ -1615,6 +1631,7 @@ int main(int argc, char **argv)
 
     RUN_TEST(test_output_stride);
     RUN_TEST(test_compute_lbs);
+    RUN_TEST(test_compute_many_joints);
     RUN_TEST(test_compute_dqs_rigid);
     RUN_TEST(test_compute_dqs_residual);
     RUN_TEST(test_compute_mixed_crowd);
