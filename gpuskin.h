@@ -1822,8 +1822,8 @@ GPUSKIN_API gpuskin_result gpuskin_palette_lerp(const gpuskin_mat4 *a, const gpu
    difference is an ulp or two.
 
    Options: GPUSKIN_NO_SIMD forces the portable path (oracle + reference palettes).
-   Uses gpuskin.h's private helpers: gpuskin__check_stream, gpuskin__check_palette,
-   gpuskin__sets, gpuskin__joint_size, gpuskin__finite, GPUSKIN__TRY. */
+   It reuses the oracle's private helpers (gpuskin__check_stream, gpuskin__check_palette,
+   gpuskin__sets, gpuskin__joint_size, gpuskin__finite, GPUSKIN__TRY). */
 
 #if !defined(GPUSKIN_NO_SIMD) && (defined(__SSE2__) || defined(_M_X64) || (defined(_M_IX86_FP) && _M_IX86_FP >= 2))
 #define GPUSKIN__FAST_SSE2 1
