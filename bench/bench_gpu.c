@@ -924,10 +924,6 @@ static void draw_prep(VkCommandBuffer cmd, void *user)
 static void draw_body(VkCommandBuffer cmd, void *user)
 {
     draw_job *j = (draw_job *)user;
-    VkRenderingAttachmentInfo ca, da;
-    VkRenderingInfo ri;
-    VkViewport vp;
-    VkRect2D sc;
     gpuskin_draw_desc dd;
     if (j->mode == 2) {
         gpuskin_skin_dispatch_desc sd;
@@ -940,38 +936,10 @@ static void draw_body(VkCommandBuffer cmd, void *user)
         barrier(cmd, VK_PIPELINE_STAGE_COMPUTE_SHADER_BIT, VK_ACCESS_SHADER_WRITE_BIT, VK_PIPELINE_STAGE_VERTEX_SHADER_BIT,
                 VK_ACCESS_SHADER_READ_BIT);
     }
-    memset(&ca, 0, sizeof ca);
-    ca.sType = VK_STRUCTURE_TYPE_RENDERING_ATTACHMENT_INFO;
-    ca.imageView = j->color.view;
-    ca.imageLayout = VK_IMAGE_LAYOUT_COLOR_ATTACHMENT_OPTIMAL;
-    ca.loadOp = VK_ATTACHMENT_LOAD_OP_CLEAR;
-    ca.storeOp = VK_ATTACHMENT_STORE_OP_STORE;
-    ca.clearValue.color.float32[0] = 0.1f;
-    ca.clearValue.color.float32[1] = 0.1f;
-    ca.clearValue.color.float32[2] = 0.12f;
-    ca.clearValue.color.float32[3] = 1.0f;
-    da = ca;
-    da.imageView = j->depth.view;
-    da.imageLayout = VK_IMAGE_LAYOUT_DEPTH_ATTACHMENT_OPTIMAL;
-    da.storeOp = VK_ATTACHMENT_STORE_OP_DONT_CARE;
-    da.clearValue.depthStencil.depth = 1.0f;
-    da.clearValue.depthStencil.stencil = 0;
-    memset(&ri, 0, sizeof ri);
-    ri.sType = VK_STRUCTURE_TYPE_RENDERING_INFO;
-    ri.renderArea.extent.width = j->color.width;
-    ri.renderArea.extent.height = j->color.height;
-    ri.layerCount = 1;
-    ri.colorAttachmentCount = 1;
-    ri.pColorAttachments = &ca;
-    ri.pDepthAttachment = &da;
-    vkCmdBeginRendering(cmd, &ri);
-    vp.x = 0; vp.y = 0;
-    vp.width = (float)j->color.width; vp.height = (float)j->color.height;
-    vp.minDepth = 0; vp.maxDepth = 1;
-    vkCmdSetViewport(cmd, 0, 1, &vp);
-    sc.offset.x = sc.offset.y = 0;
-    sc.extent = ri.renderArea.extent;
-    vkCmdSetScissor(cmd, 0, 1, &sc);
+    {
+        static const float clear[4] = {0.1f, 0.1f, 0.12f, 1.0f};
+        vks_cmd_begin_rendering(cmd, &j->color, &j->depth, clear);
+    }
     memset(&dd, 0, sizeof dd);
     dd.instance_count = j->cw->n;
     dd.view_proj = j->view_proj;

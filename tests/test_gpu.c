@@ -975,14 +975,9 @@ static int tg_render(gpuskin_crowd *crowd, const gpuskin_pipeline *pipe, uint32_
 {
     vks_image color, depth;
     VkCommandBuffer cmd;
-    VkRenderingAttachmentInfo ca, da;
-    VkRenderingInfo ri;
-    VkViewport viewport;
-    VkRect2D scissor;
     gpuskin_draw_desc dd;
     float vp[16];
     int ok = 0;
-    PFN_vkCmdBeginRendering begin = vkCmdBeginRendering ? vkCmdBeginRendering : vkCmdBeginRenderingKHR;
     PFN_vkCmdEndRendering end = vkCmdEndRendering ? vkCmdEndRendering : vkCmdEndRenderingKHR;
 
     tg_perspective_look(vp);
@@ -1004,41 +999,10 @@ static int tg_render(gpuskin_crowd *crowd, const gpuskin_pipeline *pipe, uint32_
                               VK_PIPELINE_STAGE_EARLY_FRAGMENT_TESTS_BIT | VK_PIPELINE_STAGE_LATE_FRAGMENT_TESTS_BIT,
                               VK_ACCESS_DEPTH_STENCIL_ATTACHMENT_READ_BIT |
                                   VK_ACCESS_DEPTH_STENCIL_ATTACHMENT_WRITE_BIT);
-        memset(&ca, 0, sizeof ca);
-        ca.sType = VK_STRUCTURE_TYPE_RENDERING_ATTACHMENT_INFO;
-        ca.imageView = color.view;
-        ca.imageLayout = VK_IMAGE_LAYOUT_COLOR_ATTACHMENT_OPTIMAL;
-        ca.loadOp = VK_ATTACHMENT_LOAD_OP_CLEAR;
-        ca.storeOp = VK_ATTACHMENT_STORE_OP_STORE;
-        ca.clearValue.color.float32[0] = 0.08f;
-        ca.clearValue.color.float32[1] = 0.09f;
-        ca.clearValue.color.float32[2] = 0.12f;
-        ca.clearValue.color.float32[3] = 1.0f;
-        da = ca;
-        da.imageView = depth.view;
-        da.imageLayout = VK_IMAGE_LAYOUT_DEPTH_ATTACHMENT_OPTIMAL;
-        da.storeOp = VK_ATTACHMENT_STORE_OP_DONT_CARE;
-        memset(&da.clearValue, 0, sizeof da.clearValue);
-        da.clearValue.depthStencil.depth = 1.0f;
-        memset(&ri, 0, sizeof ri);
-        ri.sType = VK_STRUCTURE_TYPE_RENDERING_INFO;
-        ri.renderArea.extent.width = TG_W;
-        ri.renderArea.extent.height = TG_H;
-        ri.layerCount = 1;
-        ri.colorAttachmentCount = 1;
-        ri.pColorAttachments = &ca;
-        ri.pDepthAttachment = &da;
-        begin(cmd, &ri);
-        viewport.x = viewport.y = 0.0f;
-        viewport.width = (float)TG_W;
-        viewport.height = (float)TG_H;
-        viewport.minDepth = 0.0f;
-        viewport.maxDepth = 1.0f;
-        vkCmdSetViewport(cmd, 0, 1, &viewport);
-        scissor.offset.x = scissor.offset.y = 0;
-        scissor.extent.width = TG_W;
-        scissor.extent.height = TG_H;
-        vkCmdSetScissor(cmd, 0, 1, &scissor);
+        {
+            static const float clear[4] = {0.08f, 0.09f, 0.12f, 1.0f};
+            vks_cmd_begin_rendering(cmd, &color, &depth, clear);
+        }
         memset(&dd, 0, sizeof dd);
         dd.frame = frame;
         dd.instance_count = instances;

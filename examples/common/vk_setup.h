@@ -113,6 +113,13 @@ void vks_cmd_image_barrier(VkCommandBuffer cmd, const vks_image *img, VkImageLay
                            VkPipelineStageFlags src_stage, VkAccessFlags src_access, VkPipelineStageFlags dst_stage,
                            VkAccessFlags dst_access);
 
+/* Begins dynamic rendering into `color` (cleared to clear_rgba, stored) and `depth`
+   (cleared to 1, not stored; NULL = none), both already in their attachment
+   layouts, and sets a viewport and scissor covering `color`. Falls back to
+   vkCmdBeginRenderingKHR where the device has only the extension. */
+void vks_cmd_begin_rendering(VkCommandBuffer cmd, const vks_image *color, const vks_image *depth,
+                             const float clear_rgba[4]);
+
 uint32_t vks_find_memory(const vks_context *vk, uint32_t type_bits, VkMemoryPropertyFlags want);
 
 #ifdef __cplusplus
@@ -623,6 +630,48 @@ void vks_image_destroy(vks_context *vk, vks_image *img)
     if (img->image != VK_NULL_HANDLE) vkDestroyImage(vk->device, img->image, NULL);
     if (img->memory != VK_NULL_HANDLE) vkFreeMemory(vk->device, img->memory, NULL);
     memset(img, 0, sizeof *img);
+}
+
+void vks_cmd_begin_rendering(VkCommandBuffer cmd, const vks_image *color, const vks_image *depth,
+                             const float clear_rgba[4])
+{
+    VkRenderingAttachmentInfo ca, da;
+    VkRenderingInfo ri;
+    VkViewport viewport;
+    VkRect2D scissor;
+    memset(&ca, 0, sizeof ca);
+    ca.sType = VK_STRUCTURE_TYPE_RENDERING_ATTACHMENT_INFO;
+    ca.imageView = color->view;
+    ca.imageLayout = VK_IMAGE_LAYOUT_COLOR_ATTACHMENT_OPTIMAL;
+    ca.loadOp = VK_ATTACHMENT_LOAD_OP_CLEAR;
+    ca.storeOp = VK_ATTACHMENT_STORE_OP_STORE;
+    memcpy(ca.clearValue.color.float32, clear_rgba, 4 * sizeof(float));
+    memset(&da, 0, sizeof da);
+    da.sType = VK_STRUCTURE_TYPE_RENDERING_ATTACHMENT_INFO;
+    da.imageLayout = VK_IMAGE_LAYOUT_DEPTH_ATTACHMENT_OPTIMAL;
+    da.loadOp = VK_ATTACHMENT_LOAD_OP_CLEAR;
+    da.storeOp = VK_ATTACHMENT_STORE_OP_DONT_CARE;
+    da.clearValue.depthStencil.depth = 1.0f;
+    if (depth) da.imageView = depth->view;
+    memset(&ri, 0, sizeof ri);
+    ri.sType = VK_STRUCTURE_TYPE_RENDERING_INFO;
+    ri.renderArea.extent.width = color->width;
+    ri.renderArea.extent.height = color->height;
+    ri.layerCount = 1;
+    ri.colorAttachmentCount = 1;
+    ri.pColorAttachments = &ca;
+    ri.pDepthAttachment = depth ? &da : NULL;
+    if (vkCmdBeginRendering) vkCmdBeginRendering(cmd, &ri);
+    else vkCmdBeginRenderingKHR(cmd, &ri);
+    viewport.x = viewport.y = 0.0f;
+    viewport.width = (float)color->width;
+    viewport.height = (float)color->height;
+    viewport.minDepth = 0.0f;
+    viewport.maxDepth = 1.0f;
+    vkCmdSetViewport(cmd, 0, 1, &viewport);
+    scissor.offset.x = scissor.offset.y = 0;
+    scissor.extent = ri.renderArea.extent;
+    vkCmdSetScissor(cmd, 0, 1, &scissor);
 }
 
 void vks_cmd_image_barrier(VkCommandBuffer cmd, const vks_image *img, VkImageLayout from, VkImageLayout to,

@@ -285,10 +285,6 @@ int main(int argc, char **argv)
         gpuskin_mat4 vp;
         gpuskin_vec3 dir;
         VkBufferMemoryBarrier host;
-        VkRenderingAttachmentInfo ca, da;
-        VkRenderingInfo ri;
-        VkViewport viewport;
-        VkRect2D scissor;
         float frame_points[4 * 3];
 
         memset(&up, 0, sizeof up);
@@ -325,42 +321,10 @@ int main(int argc, char **argv)
                               VK_PIPELINE_STAGE_EARLY_FRAGMENT_TESTS_BIT | VK_PIPELINE_STAGE_LATE_FRAGMENT_TESTS_BIT,
                               VK_ACCESS_DEPTH_STENCIL_ATTACHMENT_READ_BIT |
                                   VK_ACCESS_DEPTH_STENCIL_ATTACHMENT_WRITE_BIT);
-        memset(&ca, 0, sizeof ca);
-        ca.sType = VK_STRUCTURE_TYPE_RENDERING_ATTACHMENT_INFO;
-        ca.imageView = color.view;
-        ca.imageLayout = VK_IMAGE_LAYOUT_COLOR_ATTACHMENT_OPTIMAL;
-        ca.loadOp = VK_ATTACHMENT_LOAD_OP_CLEAR;
-        ca.storeOp = VK_ATTACHMENT_STORE_OP_STORE;
-        ca.clearValue.color.float32[0] = 0.16f;
-        ca.clearValue.color.float32[1] = 0.18f;
-        ca.clearValue.color.float32[2] = 0.22f;
-        ca.clearValue.color.float32[3] = 1.0f;
-        da = ca;
-        da.imageView = depth.view;
-        da.imageLayout = VK_IMAGE_LAYOUT_DEPTH_ATTACHMENT_OPTIMAL;
-        da.storeOp = VK_ATTACHMENT_STORE_OP_DONT_CARE;
-        memset(&da.clearValue, 0, sizeof da.clearValue);
-        da.clearValue.depthStencil.depth = 1.0f;
-        memset(&ri, 0, sizeof ri);
-        ri.sType = VK_STRUCTURE_TYPE_RENDERING_INFO;
-        ri.renderArea.extent.width = rw;
-        ri.renderArea.extent.height = rh;
-        ri.layerCount = 1;
-        ri.colorAttachmentCount = 1;
-        ri.pColorAttachments = &ca;
-        ri.pDepthAttachment = &da;
-        if (vkCmdBeginRendering) vkCmdBeginRendering(cmd, &ri);
-        else vkCmdBeginRenderingKHR(cmd, &ri);
-        viewport.x = viewport.y = 0.0f;
-        viewport.width = (float)rw;
-        viewport.height = (float)rh;
-        viewport.minDepth = 0.0f;
-        viewport.maxDepth = 1.0f;
-        vkCmdSetViewport(cmd, 0, 1, &viewport);
-        scissor.offset.x = scissor.offset.y = 0;
-        scissor.extent.width = rw;
-        scissor.extent.height = rh;
-        vkCmdSetScissor(cmd, 0, 1, &scissor);
+        {
+            static const float clear[4] = {0.16f, 0.18f, 0.22f, 1.0f};
+            vks_cmd_begin_rendering(cmd, &color, &depth, clear);
+        }
         /* frame both cylinders (fins included), from the front, a little from above and the right */
         for (i = 0; i < 4; ++i) {
             frame_points[i * 3 + 0] = (i & 1) ? SPACING + 1.8f * RADIUS : -SPACING - 1.8f * RADIUS;
