@@ -280,6 +280,15 @@ GPUSKIN_API gpuskin_result gpuskin_pack_lbs(const gpuskin_mat4 *palette, uint32_
 GPUSKIN_API gpuskin_result gpuskin_pack_dq(const gpuskin_mat4 *palette, uint32_t joint_count,
                                            gpuskin_split_method split, float *out_dq, float *out_residual,
                                            uint32_t *out_method_word);
+/* The production packer: gpuskin_pack_dq's contract, with the Gram-Schmidt split
+   done four joints at a time in float (SSE2; elsewhere, and for the polar split, it
+   is gpuskin_pack_dq). It takes gpuskin_split_matrix's decisions exactly (mirror,
+   collapsed axis, rigid, quaternion sign), so the method word is the same; a joint
+   whose decision float cannot be sure of (a value within a small margin of its
+   threshold) is redone in double. Values equal the reference to float rounding. */
+GPUSKIN_API gpuskin_result gpuskin_pack_dq_fast(const gpuskin_mat4 *palette, uint32_t joint_count,
+                                                gpuskin_split_method split, float *out_dq, float *out_residual,
+                                                uint32_t *out_method_word);
 
 /* ======================================================================== */
 /* Vertex streams and the CPU oracle                                        */
@@ -1246,30 +1255,36 @@ GPUSKIN_API gpuskin_result gpuskin_pack_lbs(const gpuskin_mat4 *palette, uint32_
     return GPUSKIN_SUCCESS;
 }
 
+/* One joint of the DQ packing (8 floats of dq, 12 of residual rows when wanted);
+   returns 1 when the joint is rigid. */
+static int gpuskin__pack_dq_joint(const gpuskin_mat4 *m, gpuskin_split_method split, float *d, float *res)
+{
+    gpuskin_split s;
+    int row, c;
+    gpuskin__split(m, split, &s);
+    d[0] = s.dq.real.x; d[1] = s.dq.real.y; d[2] = s.dq.real.z; d[3] = s.dq.real.w;
+    d[4] = s.dq.dual.x; d[5] = s.dq.dual.y; d[6] = s.dq.dual.z; d[7] = s.dq.dual.w;
+    if (res)
+        for (row = 0; row < 3; ++row) {
+            for (c = 0; c < 3; ++c) res[row * 4 + c] = s.residual.m[c * 3 + row];
+            res[row * 4 + 3] = 0.0f;
+        }
+    return s.rigid;
+}
+
 GPUSKIN_API gpuskin_result gpuskin_pack_dq(const gpuskin_mat4 *palette, uint32_t joint_count,
                                            gpuskin_split_method split, float *out_dq, float *out_residual,
                                            uint32_t *out_method_word)
 {
     uint32_t j, word = GPUSKIN_METHOD_DQS;
-    int row, c;
     if (!palette || !out_dq || !out_method_word) return GPUSKIN_ERROR_NULL_ARGUMENT;
     if (joint_count == 0 || joint_count > GPUSKIN_MAX_JOINTS) return GPUSKIN_ERROR_INVALID_COUNT;
     if (split != GPUSKIN_SPLIT_GRAM_SCHMIDT && split != GPUSKIN_SPLIT_POLAR) return GPUSKIN_ERROR_INVALID_METHOD;
     for (j = 0; j < joint_count; ++j)
         if (!gpuskin_mat4_is_finite(&palette[j])) return GPUSKIN_ERROR_NON_FINITE;
-    for (j = 0; j < joint_count; ++j) {
-        gpuskin_split s;
-        float *d = out_dq + j * 8u;
-        gpuskin__split(&palette[j], split, &s);
-        d[0] = s.dq.real.x; d[1] = s.dq.real.y; d[2] = s.dq.real.z; d[3] = s.dq.real.w;
-        d[4] = s.dq.dual.x; d[5] = s.dq.dual.y; d[6] = s.dq.dual.z; d[7] = s.dq.dual.w;
-        if (!s.rigid) word |= GPUSKIN_METHOD_RESIDUAL_BIT;
-        if (out_residual)
-            for (row = 0; row < 3; ++row) {
-                for (c = 0; c < 3; ++c) out_residual[j * 12u + (uint32_t)(row * 4 + c)] = s.residual.m[c * 3 + row];
-                out_residual[j * 12u + (uint32_t)(row * 4 + 3)] = 0.0f;
-            }
-    }
+    for (j = 0; j < joint_count; ++j)
+        if (!gpuskin__pack_dq_joint(&palette[j], split, out_dq + j * 8u, out_residual ? out_residual + j * 12u : NULL))
+            word |= GPUSKIN_METHOD_RESIDUAL_BIT;
     *out_method_word = word;
     return GPUSKIN_SUCCESS;
 }
@@ -1838,6 +1853,25 @@ GPUSKIN_API gpuskin_result gpuskin_palette_lerp(const gpuskin_mat4 *a, const gpu
 #define GPUSKIN__FAST_INLINE static
 #endif
 
+/* The same SSE code, compiled a second time for AVX, runs faster: AVX's
+   three-operand (VEX) encoding drops most of the register copies that SSE2's
+   two-operand form needs, and its 16 registers spill less. GCC and clang can do
+   that per function (target attribute) and tell at run time whether the CPU and
+   OS support AVX; the hot loops come in both forms and the caller picks one.
+   Built with -mavx or above, the one form is already VEX. GPUSKIN_NO_AVX turns
+   the dispatch off. Results are identical either way: the same instructions,
+   only their encoding differs. */
+#if defined(GPUSKIN__FAST_SSE2) && !defined(GPUSKIN_NO_AVX) && !defined(__AVX__) && \
+    (defined(__GNUC__) || defined(__clang__)) && (defined(__x86_64__) || defined(__i386__))
+#define GPUSKIN__FAST_VEX 1
+#define GPUSKIN__FAST_TARGET_AVX __attribute__((target("avx")))
+static int gpuskin__fast_cpu_has_avx(void)
+{
+    __builtin_cpu_init();
+    return __builtin_cpu_supports("avx") != 0;
+}
+#endif
+
 #ifdef __cplusplus
 extern "C" {
 #endif
@@ -2103,6 +2137,267 @@ static int gpuskin__fast_palettes4(const gpuskin_palette_batch_desc *d, uint32_t
     return 1;
 }
 
+
+/* ======================================================================== */
+/* The dual-quaternion split (Gram-Schmidt), eight joints at a time         */
+/* ======================================================================== */
+
+/* The lanes run gpuskin__split's Gram-Schmidt branch in float, eight joints a
+   call. The decisions that change the output (mirror or not, a collapsed axis,
+   rigid or not, the quaternion's sign) are comparisons, and a float value sits
+   ~1e-7 (relative) from the double one; so a lane whose compared value lies within
+   a margin of its threshold is flagged and redone by the double reference. Every
+   other lane takes the reference's decisions exactly, and its values differ by
+   float rounding only. (Shepperd's case may differ near a tie: both cases give the
+   same quaternion to rounding.) The margins are wide against float error and
+   narrow enough to be rare; one more test sends ill-conditioned joints, whose
+   float values would not be within rounding, to the reference as well: */
+#define GPUSKIN__FAST_DET_MARGIN 1e-4f   /* |det| <= this x amax^3 */
+#define GPUSKIN__FAST_AXIS_MARGIN 1e-3f  /* a column norm within 0.1 % of 1e-6 x amax */
+#define GPUSKIN__FAST_RIGID_MARGIN 2e-6f /* max |S - I| within this x (1 + amax) of the tolerance */
+#define GPUSKIN__FAST_QUAT_MARGIN 1e-4f  /* |w| */
+#define GPUSKIN__FAST_SHEAR_MARGIN 0.1f  /* column 1 less column 0 shorter than this x amax */
+
+/* Eight lanes as two SSE2 registers. The split is a chain of square roots and
+   divisions; with four lanes the core waits on it, with two independent halves
+   interleaved op by op it has other work to do meanwhile. */
+typedef struct gpuskin__v8 { __m128 lo, hi; } gpuskin__v8;
+#define GPUSKIN__V8_OP2(name, intrinsic)                                                                               \
+    GPUSKIN__FAST_INLINE gpuskin__v8 gpuskin__v8_##name(gpuskin__v8 a, gpuskin__v8 b)                                  \
+    {                                                                                                                  \
+        gpuskin__v8 r;                                                                                                 \
+        r.lo = intrinsic(a.lo, b.lo);                                                                                  \
+        r.hi = intrinsic(a.hi, b.hi);                                                                                  \
+        return r;                                                                                                      \
+    }
+GPUSKIN__V8_OP2(add, _mm_add_ps)
+GPUSKIN__V8_OP2(sub, _mm_sub_ps)
+GPUSKIN__V8_OP2(mul, _mm_mul_ps)
+GPUSKIN__V8_OP2(div, _mm_div_ps)
+GPUSKIN__V8_OP2(max, _mm_max_ps)
+GPUSKIN__V8_OP2(and, _mm_and_ps)
+GPUSKIN__V8_OP2(or, _mm_or_ps)
+GPUSKIN__V8_OP2(andnot, _mm_andnot_ps)
+GPUSKIN__V8_OP2(xor, _mm_xor_ps)
+GPUSKIN__V8_OP2(cmpgt, _mm_cmpgt_ps)
+GPUSKIN__V8_OP2(cmplt, _mm_cmplt_ps)
+GPUSKIN__V8_OP2(cmple, _mm_cmple_ps)
+GPUSKIN__V8_OP2(cmpeq, _mm_cmpeq_ps)
+#undef GPUSKIN__V8_OP2
+
+GPUSKIN__FAST_INLINE gpuskin__v8 gpuskin__v8_set1(float x)
+{
+    gpuskin__v8 r;
+    r.lo = r.hi = _mm_set1_ps(x);
+    return r;
+}
+
+GPUSKIN__FAST_INLINE gpuskin__v8 gpuskin__v8_sqrt(gpuskin__v8 a)
+{
+    a.lo = _mm_sqrt_ps(a.lo);
+    a.hi = _mm_sqrt_ps(a.hi);
+    return a;
+}
+
+GPUSKIN__FAST_INLINE gpuskin__v8 gpuskin__v8_sel(gpuskin__v8 mask, gpuskin__v8 a, gpuskin__v8 b)
+{
+    return gpuskin__v8_or(gpuskin__v8_and(mask, a), gpuskin__v8_andnot(mask, b));
+}
+
+GPUSKIN__FAST_INLINE gpuskin__v8 gpuskin__v8_abs(gpuskin__v8 v) { return gpuskin__v8_andnot(gpuskin__v8_set1(-0.0f), v); }
+
+GPUSKIN__FAST_INLINE int gpuskin__v8_mask(gpuskin__v8 v) { return _mm_movemask_ps(v.lo) | _mm_movemask_ps(v.hi) << 4; }
+
+/* 1 when all n floats are finite: x - x is 0 for finite x and NaN otherwise. */
+static int gpuskin__fast_all_finite4(const float *v, size_t n_vec4)
+{
+    __m128 acc = _mm_setzero_ps();
+    size_t i;
+    for (i = 0; i < n_vec4; ++i) {
+        __m128 x = _mm_loadu_ps(v + 4 * i);
+        acc = _mm_add_ps(acc, _mm_sub_ps(x, x));
+    }
+    return _mm_movemask_ps(_mm_cmpeq_ps(acc, _mm_setzero_ps())) == 0xF;
+}
+
+/* Joints m[0..7], finite. Writes dq (8 x 8 floats) and, when res is not NULL, the
+   residual rows (8 x 12 floats). Returns the mask of lanes the caller must redo with
+   the reference; *nonrigid receives the mask of the other lanes' non-rigid joints. */
+/* Half h of the split's lanes to memory: per joint dq = real xyzw, dual xyzw; the
+   residual rows of S with w = 0. */
+GPUSKIN__FAST_INLINE void gpuskin__fast_store_split4(float *dq, float *res, const gpuskin__v8 *q, const gpuskin__v8 *du,
+                                       const gpuskin__v8 *s, int h)
+{
+    __m128 x0, x1, x2, x3;
+    int k, row;
+#define GPUSKIN__FAST_HALF(v) (h ? (v).hi : (v).lo)
+    x0 = GPUSKIN__FAST_HALF(q[0]); x1 = GPUSKIN__FAST_HALF(q[1]); x2 = GPUSKIN__FAST_HALF(q[2]); x3 = GPUSKIN__FAST_HALF(q[3]);
+    _MM_TRANSPOSE4_PS(x0, x1, x2, x3);
+    _mm_storeu_ps(dq + 0, x0); _mm_storeu_ps(dq + 8, x1); _mm_storeu_ps(dq + 16, x2); _mm_storeu_ps(dq + 24, x3);
+    x0 = GPUSKIN__FAST_HALF(du[0]); x1 = GPUSKIN__FAST_HALF(du[1]); x2 = GPUSKIN__FAST_HALF(du[2]); x3 = GPUSKIN__FAST_HALF(du[3]);
+    _MM_TRANSPOSE4_PS(x0, x1, x2, x3);
+    _mm_storeu_ps(dq + 4, x0); _mm_storeu_ps(dq + 12, x1); _mm_storeu_ps(dq + 20, x2); _mm_storeu_ps(dq + 28, x3);
+    if (!res) return;
+    for (row = 0; row < 3; ++row) {
+        x0 = GPUSKIN__FAST_HALF(s[0 * 3 + row]);
+        x1 = GPUSKIN__FAST_HALF(s[1 * 3 + row]);
+        x2 = GPUSKIN__FAST_HALF(s[2 * 3 + row]);
+        x3 = _mm_setzero_ps();
+        _MM_TRANSPOSE4_PS(x0, x1, x2, x3);
+        for (k = 0; k < 4; ++k) _mm_storeu_ps(res + 12 * k + 4 * row, k == 0 ? x0 : k == 1 ? x1 : k == 2 ? x2 : x3);
+    }
+#undef GPUSKIN__FAST_HALF
+}
+
+GPUSKIN__FAST_INLINE int gpuskin__fast_split8_body(const gpuskin_mat4 *m, float *dq, float *res, int *nonrigid)
+{
+    const gpuskin__v8 zero = gpuskin__v8_set1(0.0f), one = gpuskin__v8_set1(1.0f), sign = gpuskin__v8_set1(-0.0f);
+    gpuskin__v8 a[9], t[3], r[9], s[9], q[4], du[4];
+    gpuskin__v8 amax, det, thr, n0, n1, inv, dd, found, unsure, dev, rigid, v;
+    gpuskin__v8 tr, mw, mx, my, sq, quarter, ca, cb, cc, cd, ce, cf, flip;
+    int k;
+    /* column c of matrices h*4 .. h*4+3 -> its rows 0..2 in half h (lane = matrix) */
+#define GPUSKIN__FAST_COLUMN(c, h, x0, x1, x2)                                                                         \
+    do {                                                                                                               \
+        __m128 l0 = _mm_loadu_ps(m[4 * (h) + 0].m + 4 * (c)), l1 = _mm_loadu_ps(m[4 * (h) + 1].m + 4 * (c));         \
+        __m128 l2 = _mm_loadu_ps(m[4 * (h) + 2].m + 4 * (c)), l3 = _mm_loadu_ps(m[4 * (h) + 3].m + 4 * (c));         \
+        _MM_TRANSPOSE4_PS(l0, l1, l2, l3);                                                                             \
+        (x0) = l0; (x1) = l1; (x2) = l2;                                                                               \
+        (void)l3;                                                                                                      \
+    } while (0)
+    GPUSKIN__FAST_COLUMN(0, 0, a[0].lo, a[1].lo, a[2].lo);
+    GPUSKIN__FAST_COLUMN(1, 0, a[3].lo, a[4].lo, a[5].lo);
+    GPUSKIN__FAST_COLUMN(2, 0, a[6].lo, a[7].lo, a[8].lo);
+    GPUSKIN__FAST_COLUMN(3, 0, t[0].lo, t[1].lo, t[2].lo);
+    GPUSKIN__FAST_COLUMN(0, 1, a[0].hi, a[1].hi, a[2].hi);
+    GPUSKIN__FAST_COLUMN(1, 1, a[3].hi, a[4].hi, a[5].hi);
+    GPUSKIN__FAST_COLUMN(2, 1, a[6].hi, a[7].hi, a[8].hi);
+    GPUSKIN__FAST_COLUMN(3, 1, t[0].hi, t[1].hi, t[2].hi);
+#undef GPUSKIN__FAST_COLUMN
+    amax = zero;
+    for (k = 0; k < 9; ++k) amax = gpuskin__v8_max(amax, gpuskin__v8_abs(a[k]));
+    /* gpuskin__det3_d */
+    det = gpuskin__v8_add(
+        gpuskin__v8_sub(gpuskin__v8_mul(a[0], gpuskin__v8_sub(gpuskin__v8_mul(a[4], a[8]), gpuskin__v8_mul(a[7], a[5]))),
+                   gpuskin__v8_mul(a[3], gpuskin__v8_sub(gpuskin__v8_mul(a[1], a[8]), gpuskin__v8_mul(a[7], a[2])))),
+        gpuskin__v8_mul(a[6], gpuskin__v8_sub(gpuskin__v8_mul(a[1], a[5]), gpuskin__v8_mul(a[4], a[2]))));
+    unsure = gpuskin__v8_cmple(gpuskin__v8_abs(det),
+                          gpuskin__v8_mul(gpuskin__v8_set1(GPUSKIN__FAST_DET_MARGIN), gpuskin__v8_mul(amax, gpuskin__v8_mul(amax, amax))));
+    /* A mirror: x flipped (b = A with column 0 negated), as in the reference. */
+    flip = gpuskin__v8_and(gpuskin__v8_cmplt(det, zero), sign);
+    r[0] = gpuskin__v8_xor(a[0], flip); r[1] = gpuskin__v8_xor(a[1], flip); r[2] = gpuskin__v8_xor(a[2], flip);
+    /* gpuskin__rotation_gram_schmidt */
+    thr = gpuskin__v8_mul(gpuskin__v8_set1(1e-6f), amax);
+    /* The reference normalises column 0 before projecting it out of column 1;
+       projecting with 1/|b0|^2 instead gives the same vector to rounding and lets
+       the square root of |b0|^2 run alongside (the split is latency-bound). */
+    n0 = gpuskin__v8_add(gpuskin__v8_add(gpuskin__v8_mul(r[0], r[0]), gpuskin__v8_mul(r[1], r[1])), gpuskin__v8_mul(r[2], r[2]));
+    dd = gpuskin__v8_div(gpuskin__v8_add(gpuskin__v8_add(gpuskin__v8_mul(r[0], a[3]), gpuskin__v8_mul(r[1], a[4])),
+                                         gpuskin__v8_mul(r[2], a[5])), n0);
+    r[3] = gpuskin__v8_sub(a[3], gpuskin__v8_mul(dd, r[0]));
+    r[4] = gpuskin__v8_sub(a[4], gpuskin__v8_mul(dd, r[1]));
+    r[5] = gpuskin__v8_sub(a[5], gpuskin__v8_mul(dd, r[2]));
+    n0 = gpuskin__v8_sqrt(n0);
+    found = gpuskin__v8_and(gpuskin__v8_cmpgt(amax, zero), gpuskin__v8_cmpgt(n0, thr));
+    unsure = gpuskin__v8_or(unsure, gpuskin__v8_cmple(gpuskin__v8_abs(gpuskin__v8_sub(n0, thr)),
+                                            gpuskin__v8_mul(gpuskin__v8_set1(GPUSKIN__FAST_AXIS_MARGIN), thr)));
+    inv = gpuskin__v8_div(one, n0);
+    r[0] = gpuskin__v8_mul(r[0], inv); r[1] = gpuskin__v8_mul(r[1], inv); r[2] = gpuskin__v8_mul(r[2], inv);
+    n1 = gpuskin__v8_sqrt(gpuskin__v8_add(gpuskin__v8_add(gpuskin__v8_mul(r[3], r[3]), gpuskin__v8_mul(r[4], r[4])), gpuskin__v8_mul(r[5], r[5])));
+    unsure = gpuskin__v8_or(unsure, gpuskin__v8_and(found, gpuskin__v8_cmple(gpuskin__v8_abs(gpuskin__v8_sub(n1, thr)),
+                                                              gpuskin__v8_mul(gpuskin__v8_set1(GPUSKIN__FAST_AXIS_MARGIN), thr))));
+    found = gpuskin__v8_and(found, gpuskin__v8_cmpgt(n1, thr));
+    /* Column 1 nearly parallel to column 0 (a strong shear or squash): removing b0
+       from it cancels most of its digits, which float cannot afford; the reference's
+       double can. */
+    unsure = gpuskin__v8_or(unsure, gpuskin__v8_cmple(n1, gpuskin__v8_mul(gpuskin__v8_set1(GPUSKIN__FAST_SHEAR_MARGIN), amax)));
+    inv = gpuskin__v8_div(one, n1);
+    r[3] = gpuskin__v8_mul(r[3], inv); r[4] = gpuskin__v8_mul(r[4], inv); r[5] = gpuskin__v8_mul(r[5], inv);
+    r[6] = gpuskin__v8_sub(gpuskin__v8_mul(r[1], r[5]), gpuskin__v8_mul(r[2], r[4]));
+    r[7] = gpuskin__v8_sub(gpuskin__v8_mul(r[2], r[3]), gpuskin__v8_mul(r[0], r[5]));
+    r[8] = gpuskin__v8_sub(gpuskin__v8_mul(r[0], r[4]), gpuskin__v8_mul(r[1], r[3]));
+    /* A collapsed axis (R = I in the reference) is rare: the reference redoes it,
+       and this lane's NaNs from 1/0 never leave. */
+    unsure = gpuskin__v8_or(unsure, gpuskin__v8_cmpeq(found, zero));
+    /* S = R^T A (S(row, c) = s[c * 3 + row]) is upper triangular by construction:
+       r1 and r2 are orthogonal to b0 = +-a0 and r2 to a1 (the reference's double
+       dot products give ~1e-17 there, and its float residual keeps that); on the
+       diagonal, r0 . a0 = +-|b0| and r1 . a1 = |r1 before normalising|. */
+    s[0] = gpuskin__v8_xor(n0, flip);
+    s[1] = s[2] = s[5] = zero;
+    s[4] = n1;
+    s[3] = gpuskin__v8_add(gpuskin__v8_add(gpuskin__v8_mul(r[0], a[3]), gpuskin__v8_mul(r[1], a[4])), gpuskin__v8_mul(r[2], a[5]));
+    for (k = 6; k < 9; ++k) {
+        const int rk = (k - 6) * 3; /* row k - 6 of S: column k - 6 of R, dotted with column 2 of A */
+        s[k] = gpuskin__v8_add(gpuskin__v8_add(gpuskin__v8_mul(r[rk], a[6]), gpuskin__v8_mul(r[rk + 1], a[7])),
+                               gpuskin__v8_mul(r[rk + 2], a[8]));
+    }
+    dev = gpuskin__v8_max(gpuskin__v8_max(gpuskin__v8_abs(gpuskin__v8_sub(s[0], one)), gpuskin__v8_abs(s[3])),
+                          gpuskin__v8_max(gpuskin__v8_abs(gpuskin__v8_sub(s[4], one)), gpuskin__v8_abs(s[6])));
+    dev = gpuskin__v8_max(dev, gpuskin__v8_max(gpuskin__v8_abs(s[7]), gpuskin__v8_abs(gpuskin__v8_sub(s[8], one))));
+    rigid = gpuskin__v8_cmple(dev, gpuskin__v8_set1(GPUSKIN_RIGID_TOLERANCE));
+    unsure = gpuskin__v8_or(unsure, gpuskin__v8_cmple(gpuskin__v8_abs(gpuskin__v8_sub(dev, gpuskin__v8_set1(GPUSKIN_RIGID_TOLERANCE))),
+                                            gpuskin__v8_mul(gpuskin__v8_set1(GPUSKIN__FAST_RIGID_MARGIN), gpuskin__v8_add(one, amax))));
+    /* gpuskin__quat_from_rot_d, its four cases as lane selects; R(row, col) = r[col * 3 + row] */
+    tr = gpuskin__v8_add(gpuskin__v8_add(r[0], r[4]), r[8]);
+    mw = gpuskin__v8_cmpgt(tr, zero);
+    mx = gpuskin__v8_andnot(mw, gpuskin__v8_and(gpuskin__v8_cmpgt(r[0], r[4]), gpuskin__v8_cmpgt(r[0], r[8])));
+    my = gpuskin__v8_andnot(gpuskin__v8_or(mw, mx), gpuskin__v8_cmpgt(r[4], r[8]));
+    v = gpuskin__v8_sel(mw, gpuskin__v8_add(tr, one),
+        gpuskin__v8_sel(mx, gpuskin__v8_sub(gpuskin__v8_sub(gpuskin__v8_add(one, r[0]), r[4]), r[8]),
+        gpuskin__v8_sel(my, gpuskin__v8_sub(gpuskin__v8_sub(gpuskin__v8_add(one, r[4]), r[0]), r[8]),
+                              gpuskin__v8_sub(gpuskin__v8_sub(gpuskin__v8_add(one, r[8]), r[0]), r[4]))));
+    sq = gpuskin__v8_mul(gpuskin__v8_sqrt(v), gpuskin__v8_set1(2.0f));
+    inv = gpuskin__v8_div(one, sq);
+    quarter = gpuskin__v8_mul(gpuskin__v8_set1(0.25f), sq);
+    ca = gpuskin__v8_mul(gpuskin__v8_sub(r[5], r[7]), inv); /* R21 - R12 */
+    cb = gpuskin__v8_mul(gpuskin__v8_sub(r[6], r[2]), inv); /* R02 - R20 */
+    cc = gpuskin__v8_mul(gpuskin__v8_sub(r[1], r[3]), inv); /* R10 - R01 */
+    cd = gpuskin__v8_mul(gpuskin__v8_add(r[3], r[1]), inv); /* R01 + R10 */
+    ce = gpuskin__v8_mul(gpuskin__v8_add(r[6], r[2]), inv); /* R02 + R20 */
+    cf = gpuskin__v8_mul(gpuskin__v8_add(r[7], r[5]), inv); /* R12 + R21 */
+    q[0] = gpuskin__v8_sel(mw, ca, gpuskin__v8_sel(mx, quarter, gpuskin__v8_sel(my, cd, ce)));
+    q[1] = gpuskin__v8_sel(mw, cb, gpuskin__v8_sel(mx, cd, gpuskin__v8_sel(my, quarter, cf)));
+    q[2] = gpuskin__v8_sel(mw, cc, gpuskin__v8_sel(mx, ce, gpuskin__v8_sel(my, cf, quarter)));
+    q[3] = gpuskin__v8_sel(mw, quarter, gpuskin__v8_sel(mx, ca, gpuskin__v8_sel(my, cb, cc)));
+    /* w >= 0; a w near 0 could take either sign in double */
+    unsure = gpuskin__v8_or(unsure, gpuskin__v8_cmple(gpuskin__v8_abs(q[3]), gpuskin__v8_set1(GPUSKIN__FAST_QUAT_MARGIN)));
+    flip = gpuskin__v8_and(gpuskin__v8_cmplt(q[3], zero), sign);
+    for (k = 0; k < 4; ++k) q[k] = gpuskin__v8_xor(q[k], flip);
+    /* The reference renormalises q in double; from a float R that is orthonormal
+       to rounding, q is already unit to rounding, so the lanes skip it. */
+    /* gpuskin_dualquat_from_rt: dual = (t / 2, 0) * q; its zero terms are exact */
+    {
+        const gpuskin__v8 h = gpuskin__v8_set1(0.5f);
+        const gpuskin__v8 tx = gpuskin__v8_mul(h, t[0]), ty = gpuskin__v8_mul(h, t[1]), tz = gpuskin__v8_mul(h, t[2]);
+        du[0] = gpuskin__v8_sub(gpuskin__v8_add(gpuskin__v8_mul(tx, q[3]), gpuskin__v8_mul(ty, q[2])), gpuskin__v8_mul(tz, q[1]));
+        du[1] = gpuskin__v8_add(gpuskin__v8_sub(gpuskin__v8_mul(ty, q[3]), gpuskin__v8_mul(tx, q[2])), gpuskin__v8_mul(tz, q[0]));
+        du[2] = gpuskin__v8_add(gpuskin__v8_sub(gpuskin__v8_mul(tx, q[1]), gpuskin__v8_mul(ty, q[0])), gpuskin__v8_mul(tz, q[3]));
+        du[3] = gpuskin__v8_sub(gpuskin__v8_sub(gpuskin__v8_sub(zero, gpuskin__v8_mul(tx, q[0])), gpuskin__v8_mul(ty, q[1])), gpuskin__v8_mul(tz, q[2]));
+    }
+    if (res) { /* identity rows for a rigid joint */
+        const gpuskin__v8 rigid_one = gpuskin__v8_and(rigid, one);
+        for (k = 0; k < 9; ++k)
+            s[k] = k % 4 == 0 ? gpuskin__v8_or(gpuskin__v8_andnot(rigid, s[k]), rigid_one) : gpuskin__v8_andnot(rigid, s[k]);
+    }
+    gpuskin__fast_store_split4(dq, res, q, du, s, 0);
+    gpuskin__fast_store_split4(dq + 32, res ? res + 48 : NULL, q, du, s, 1);
+    *nonrigid = gpuskin__v8_mask(rigid) ^ 0xFF;
+    return gpuskin__v8_mask(unsure);
+}
+
+static int gpuskin__fast_split8_sse(const gpuskin_mat4 *m, float *dq, float *res, int *nonrigid)
+{
+    return gpuskin__fast_split8_body(m, dq, res, nonrigid);
+}
+
+#ifdef GPUSKIN__FAST_VEX
+GPUSKIN__FAST_TARGET_AVX static int gpuskin__fast_split8_vex(const gpuskin_mat4 *m, float *dq, float *res, int *nonrigid)
+{
+    return gpuskin__fast_split8_body(m, dq, res, nonrigid);
+}
+#endif
+
 #endif /* GPUSKIN__FAST_SSE2 */
 
 GPUSKIN_API gpuskin_result gpuskin_build_palettes(const gpuskin_palette_batch_desc *desc)
@@ -2164,6 +2459,52 @@ GPUSKIN_API gpuskin_result gpuskin_build_palettes(const gpuskin_palette_batch_de
     result = gpuskin__fast_palettes_plain(desc, desc->first_instance, desc->instance_count, plain_scratch);
     if (plain_scratch) GPUSKIN_FREE(plain_scratch, sk->alloc_user);
     return result;
+}
+
+GPUSKIN_API gpuskin_result gpuskin_pack_dq_fast(const gpuskin_mat4 *palette, uint32_t joint_count,
+                                                gpuskin_split_method split, float *out_dq, float *out_residual,
+                                                uint32_t *out_method_word)
+{
+#ifdef GPUSKIN__FAST_SSE2
+    uint32_t j, l, word = GPUSKIN_METHOD_DQS;
+    int (*split8)(const gpuskin_mat4 *, float *, float *, int *) = gpuskin__fast_split8_sse;
+    if (!palette || !out_dq || !out_method_word) return GPUSKIN_ERROR_NULL_ARGUMENT;
+    if (joint_count == 0 || joint_count > GPUSKIN_MAX_JOINTS) return GPUSKIN_ERROR_INVALID_COUNT;
+    if (split != GPUSKIN_SPLIT_GRAM_SCHMIDT) /* the polar split has no four-lane form */
+        return gpuskin_pack_dq(palette, joint_count, split, out_dq, out_residual, out_method_word);
+    /* gpuskin_mat4 is 16 packed floats (checked where the palettes path loads them) */
+    if (!gpuskin__fast_all_finite4(palette[0].m, (size_t)joint_count * 4u)) return GPUSKIN_ERROR_NON_FINITE;
+#ifdef GPUSKIN__FAST_VEX
+    if (gpuskin__fast_cpu_has_avx()) split8 = gpuskin__fast_split8_vex;
+#endif
+    for (j = 0; j < joint_count; j += 8) {
+        const uint32_t lanes = joint_count - j < 8 ? joint_count - j : 8;
+        float *dq = out_dq + (size_t)j * 8u, *res = out_residual ? out_residual + (size_t)j * 12u : NULL;
+        int nonrigid, redo;
+        if (lanes == 8) {
+            redo = split8(palette + j, dq, res, &nonrigid);
+        } else { /* the last joints, padded with identities; only `lanes` are copied out */
+            gpuskin_mat4 m[8];
+            float dq8[64], res8[96];
+            for (l = 0; l < 8; ++l) m[l] = l < lanes ? palette[j + l] : gpuskin_mat4_identity();
+            redo = split8(m, dq8, res8, &nonrigid) & ((1 << lanes) - 1);
+            memcpy(dq, dq8, lanes * 8u * sizeof(float));
+            if (res) memcpy(res, res8, lanes * 12u * sizeof(float));
+        }
+        for (l = 0; l < lanes; ++l) {
+            if ((redo >> l) & 1) {
+                if (!gpuskin__pack_dq_joint(&palette[j + l], split, dq + 8u * l, res ? res + 12u * l : NULL))
+                    word |= GPUSKIN_METHOD_RESIDUAL_BIT;
+            } else if ((nonrigid >> l) & 1) {
+                word |= GPUSKIN_METHOD_RESIDUAL_BIT;
+            }
+        }
+    }
+    *out_method_word = word;
+    return GPUSKIN_SUCCESS;
+#else
+    return gpuskin_pack_dq(palette, joint_count, split, out_dq, out_residual, out_method_word);
+#endif
 }
 
 /* ======================================================================== */
@@ -3822,8 +4163,8 @@ GPUSKIN_API gpuskin_result gpuskin_crowd_upload(gpuskin_crowd *crowd, const gpus
         if (desc->methods && desc->methods[i] == GPUSKIN_METHOD_DQS) {
             /* S goes to scratch first: only pack_dq knows whether any joint is
                non-rigid, and a rigid instance's residual is never read. */
-            r = gpuskin_pack_dq(palette, (uint32_t)J, desc->split, dq + i * J * GPUSKIN_DQ_FLOATS_PER_JOINT,
-                                crowd->residual_scratch, &word);
+            r = gpuskin_pack_dq_fast(palette, (uint32_t)J, desc->split, dq + i * J * GPUSKIN_DQ_FLOATS_PER_JOINT,
+                                     crowd->residual_scratch, &word);
             if (r == GPUSKIN_SUCCESS && (word & GPUSKIN_METHOD_RESIDUAL_BIT))
                 memcpy(residual + i * J * GPUSKIN_RESIDUAL_FLOATS_PER_JOINT, crowd->residual_scratch,
                        J * GPUSKIN_RESIDUAL_FLOATS_PER_JOINT * sizeof(float));

@@ -490,6 +490,7 @@ typedef struct pal_ctx {
     float *dq, *res;        /* count * JOINTS * 8 / 12 */
     uint32_t *words;
     gpuskin_split_method split;
+    int fast_dq;            /* gpuskin_pack_dq_fast instead of gpuskin_pack_dq */
 } pal_ctx;
 
 static void pal_poison(void *vc)
@@ -543,8 +544,10 @@ static int body_dq(void *vc)
     uint32_t i;
     int ok = 1;
     for (i = 0; i < c->count; ++i)
-        ok &= gpuskin_pack_dq(c->pal + (size_t)i * JOINTS, JOINTS, c->split, c->dq + (size_t)i * JOINTS * 8,
-                              c->res + (size_t)i * JOINTS * 12, &c->words[i]) == GPUSKIN_SUCCESS;
+        ok &= (c->fast_dq ? gpuskin_pack_dq_fast : gpuskin_pack_dq)(c->pal + (size_t)i * JOINTS, JOINTS, c->split,
+                                                                    c->dq + (size_t)i * JOINTS * 8,
+                                                                    c->res + (size_t)i * JOINTS * 12,
+                                                                    &c->words[i]) == GPUSKIN_SUCCESS;
     return ok;
 }
 
@@ -556,16 +559,18 @@ static void bench_palettes(void)
     int ci;
     if (!quick) {
         printf("\nPalettes, one thread, %d-joint skeleton (ns per joint, median of %d)\n", JOINTS, reps);
-        printf("%9s %12s %12s %10s %10s %14s %14s\n", "instances", "build_pal.", "reference", "DQ GS", "DQ polar",
-               "LBS bytes/fr", "DQ bytes/fr");
+        printf("%9s %12s %12s %10s %10s %10s %14s %14s\n", "instances", "build_pal.", "reference", "DQ fast", "DQ GS",
+               "DQ polar", "LBS bytes/fr", "DQ bytes/fr");
     }
     for (ci = 0; ci < ncounts; ++ci) {
         const uint32_t n = counts[ci];
         const double joints = (double)n * JOINTS;
         rig r;
         pal_ctx c;
-        stats sb, sr, sd, sp;
-        int batch_b, batch_r, batch_d, batch_p, ok;
+        stats sb, sr, sd, sp, sf;
+        int batch_b, batch_r, batch_d, batch_p, batch_f, ok;
+        float *ref_dq;
+        uint32_t *ref_words;
         char what[128];
         size_t i;
         double err = 0.0;
@@ -598,6 +603,25 @@ static void bench_palettes(void)
         sd = time_batched(body_dq, dq_poison, &c, 1e-4, &batch_d, &ok);
         snprintf(what, sizeof what, "gpuskin_pack_dq (Gram-Schmidt), %u instances", n);
         check(ok && all_finite(c.dq, (size_t)n * JOINTS * 8) && all_finite(c.res, (size_t)n * JOINTS * 12), what);
+        ref_dq = (float *)xmalloc((size_t)n * JOINTS * 20 * sizeof(float));
+        ref_words = (uint32_t *)xmalloc(n * sizeof(uint32_t));
+        memcpy(ref_dq, c.dq, (size_t)n * JOINTS * 8 * sizeof(float));
+        memcpy(ref_dq + (size_t)n * JOINTS * 8, c.res, (size_t)n * JOINTS * 12 * sizeof(float));
+        memcpy(ref_words, c.words, n * sizeof(uint32_t));
+        c.fast_dq = 1;
+        sf = time_batched(body_dq, dq_poison, &c, 1e-4, &batch_f, &ok);
+        c.fast_dq = 0;
+        err = 0.0;
+        for (i = 0; i < (size_t)n * JOINTS * 20; ++i) {
+            const float got = i < (size_t)n * JOINTS * 8 ? c.dq[i] : c.res[i - (size_t)n * JOINTS * 8];
+            const double e = fabs((double)got - (double)ref_dq[i]) / (1.0 + fabs((double)ref_dq[i]));
+            if (!(e <= err)) err = e;
+        }
+        snprintf(what, sizeof what,
+                 "gpuskin_pack_dq_fast, %u instances, equals gpuskin_pack_dq (same method words, rel. diff %.2g)", n, err);
+        check(ok && err <= 2e-5 && memcmp(ref_words, c.words, n * sizeof(uint32_t)) == 0, what);
+        free(ref_dq);
+        free(ref_words);
         c.split = GPUSKIN_SPLIT_POLAR;
         sp = time_batched(body_dq, dq_poison, &c, 1e-4, &batch_p, &ok);
         snprintf(what, sizeof what, "gpuskin_pack_dq (polar), %u instances", n);
@@ -607,17 +631,19 @@ static void bench_palettes(void)
                 sb.median / joints * 1e9, "ns/joint");
         csv_row("palette-reference", "globals+palette+pack_lbs per instance", n, 1, sr, batch_r, sr.median / joints * 1e9,
                 "ns/joint");
+        csv_row("dq-split-pack", "gpuskin_pack_dq_fast gram-schmidt", n, 1, sf, batch_f, sf.median / joints * 1e9,
+                "ns/joint");
         csv_row("dq-split-pack", "gpuskin_pack_dq gram-schmidt", n, 1, sd, batch_d, sd.median / joints * 1e9, "ns/joint");
         csv_row("dq-split-pack", "gpuskin_pack_dq polar", n, 1, sp, batch_p, sp.median / joints * 1e9, "ns/joint");
         if (!quick)
-            printf("%9u %12.2f %12.2f %10.2f %10.2f %14.0f %14.0f\n", n, sb.median / joints * 1e9,
-                   sr.median / joints * 1e9, sd.median / joints * 1e9, sp.median / joints * 1e9, joints * 48.0 + n * 4.0,
+            printf("%9u %12.2f %12.2f %10.2f %10.2f %10.2f %14.0f %14.0f\n", n, sb.median / joints * 1e9,
+                   sr.median / joints * 1e9, sf.median / joints * 1e9, sd.median / joints * 1e9, sp.median / joints * 1e9, joints * 48.0 + n * 4.0,
                    joints * 32.0 + n * 4.0);
         free(c.pal); free(c.lbs); free(c.dq); free(c.res); free(c.words); free(ref_lbs);
         free_rig(&r);
     }
     if (!quick)
-        printf("targets: build_palettes <= 5 ns/joint; DQ split+pack <= 25 ns/joint. Upload a frame: LBS 48 B/joint,\n"
+        printf("targets: build_palettes <= 5 ns/joint; DQ split+pack (fast) <= 25 ns/joint. Upload a frame: LBS 48 B/joint,\n"
                "DQS 32 B/joint rigid (80 with the residual), + 4 B/instance method word.\n");
 }
 
@@ -763,15 +789,17 @@ static void print_memory(void)
 
 int main(int argc, char **argv)
 {
-    const char *csv_path = NULL;
+    const char *csv_path = NULL, *only = NULL;
     int i, max_threads = 16;
     for (i = 1; i < argc; ++i) {
         if (!strcmp(argv[i], "--quick")) quick = 1;
         else if (!strcmp(argv[i], "--csv") && i + 1 < argc) csv_path = argv[++i];
         else if (!strcmp(argv[i], "--threads-max") && i + 1 < argc) max_threads = atoi(argv[++i]);
         else if (!strcmp(argv[i], "--reps") && i + 1 < argc) reps = atoi(argv[++i]);
+        else if (!strcmp(argv[i], "--only") && i + 1 < argc) only = argv[++i];
         else {
-            fprintf(stderr, "usage: %s [--quick] [--csv PATH] [--threads-max N] [--reps N]\n", argv[0]);
+            fprintf(stderr, "usage: %s [--quick] [--csv PATH] [--threads-max N] [--reps N] [--only skinning|palettes|threads]\n",
+                    argv[0]);
             return 2;
         }
     }
@@ -796,10 +824,10 @@ int main(int argc, char **argv)
 #else
     printf("bench_cpu: fast path portable%s\n", quick ? " (quick: correctness only, no figures)" : "");
 #endif
-    bench_skinning(quick ? 1001 : 50000);
-    bench_palettes();
-    bench_threads(max_threads);
-    print_memory();
+    if (!only || !strcmp(only, "skinning")) bench_skinning(quick ? 1001 : 50000);
+    if (!only || !strcmp(only, "palettes")) bench_palettes();
+    if (!only || !strcmp(only, "threads")) bench_threads(max_threads);
+    if (!only) print_memory();
     check(silent_failures == 0, "every timed call succeeded");
     if (csv) fclose(csv);
     printf("%d passed, %d failed\n", passed, failed);

@@ -1,7 +1,8 @@
 /* tests/test_fast.c - the production CPU path (in gpuskin.h) against the
    oracle it must equal: gpuskin_skin_cpu_fast vs gpuskin_skin_cpu vertex for vertex,
-   and gpuskin_build_palettes vs gpuskin_skeleton_globals + gpuskin_skeleton_palette
-   (+ gpuskin_pack_lbs), on random rigs. The oracle is the reference here: it is
+   gpuskin_build_palettes vs gpuskin_skeleton_globals + gpuskin_skeleton_palette
+   (+ gpuskin_pack_lbs), and gpuskin_pack_dq_fast vs gpuskin_pack_dq, on random rigs
+   and on joints placed at the split's thresholds. The oracle is the reference here: it is
    tested on its own, against hand-worked numbers, by tests/test_core.c.
 
    Builds as C99 and C++ (-x c++), gcc and clang, -Wall -Wextra -Wpedantic -Werror,
@@ -912,6 +913,185 @@ static void test_palettes_errors(void)
     tf_free_rig(&r);
 }
 
+/* ---- gpuskin_pack_dq_fast against gpuskin_pack_dq ------------------------------ */
+
+/* One joint's packing by the reference; returns 1 when rigid. */
+static int tf_dq_reference(const gpuskin_mat4 *m, float *dq, float *res)
+{
+    uint32_t word = 0;
+    CHECK_EQ_INT(gpuskin_pack_dq(m, 1, GPUSKIN_SPLIT_GRAM_SCHMIDT, dq, res, &word), GPUSKIN_SUCCESS);
+    return !(word & GPUSKIN_METHOD_RESIDUAL_BIT);
+}
+
+/* Packs n joints both ways; every joint must take the reference's rigid decision
+   (checked joint by joint through single-joint words) and equal its values to float
+   rounding, relative to the joint's scale. Returns the number of joints checked. */
+static void tf_check_pack_dq_fast(const gpuskin_mat4 *m, uint32_t n, const char *what)
+{
+    float *dq = (float *)malloc(n * 8 * sizeof(float)), *res = (float *)malloc(n * 12 * sizeof(float));
+    float *dq2 = (float *)malloc(n * 8 * sizeof(float));
+    uint32_t j, word = 0, word2 = 0, want_word = GPUSKIN_METHOD_DQS;
+    int k, bad = 0;
+    memset(dq, 0xFF, n * 8 * sizeof(float));
+    memset(res, 0xFF, n * 12 * sizeof(float));
+    CHECK_EQ_INT(gpuskin_pack_dq_fast(m, n, GPUSKIN_SPLIT_GRAM_SCHMIDT, dq, res, &word), GPUSKIN_SUCCESS);
+    for (j = 0; j < n; ++j) {
+        float rdq[8], rres[12];
+        double scale = 1.0;
+        const int rigid = tf_dq_reference(&m[j], rdq, rres);
+        if (!rigid) want_word |= GPUSKIN_METHOD_RESIDUAL_BIT;
+        for (k = 0; k < 16; ++k) scale = fabs(m[j].m[k]) > scale ? fabs(m[j].m[k]) : scale;
+        for (k = 0; k < 8; ++k)
+            if (!(fabs((double)dq[j * 8 + k] - (double)rdq[k]) <= 4e-6 * scale)) bad++;
+        for (k = 0; k < 12; ++k)
+            if (!(fabs((double)res[j * 12 + k] - (double)rres[k]) <= 4e-6 * scale)) bad++;
+        if (rigid) /* a rigid joint's residual is the identity, exactly */
+            for (k = 0; k < 12; ++k)
+                if (res[j * 12 + k] != (k % 5 == 0 ? 1.0f : 0.0f)) bad++;
+        if (bad) {
+            fprintf(stderr, "  %s: joint %u of %u differs from gpuskin_pack_dq\n", what, j, n);
+            break;
+        }
+    }
+    CHECK(bad == 0);
+    CHECK_EQ_INT((int)word, (int)want_word);
+    /* without the residual output: the same dq and the same word */
+    CHECK_EQ_INT(gpuskin_pack_dq_fast(m, n, GPUSKIN_SPLIT_GRAM_SCHMIDT, dq2, NULL, &word2), GPUSKIN_SUCCESS);
+    CHECK(memcmp(dq, dq2, n * 8 * sizeof(float)) == 0);
+    CHECK_EQ_INT((int)word2, (int)want_word);
+    free(dq);
+    free(res);
+    free(dq2);
+}
+
+/* R * (I + e E): a joint whose residual is e away from the identity. */
+static gpuskin_mat4 tf_near_rigid(double e, int entry)
+{
+    gpuskin_mat4 m, s = gpuskin_mat4_identity(), out;
+    gpuskin_trs t = gpuskin_trs_identity();
+    t.rotation = tf_quat();
+    t.translation.x = tf_range(-3, 3);
+    m = gpuskin_mat4_from_trs(&t);
+    s.m[(entry % 3) * 4 + (entry / 3) % 3] += (float)e;
+    out = gpuskin_mat4_mul(&m, &s);
+    return out;
+}
+
+static void test_pack_dq_fast_random(void)
+{
+    static const uint32_t counts[] = {1, 2, 3, 7, 8, 9, 15, 16, 17, 19, 64, 130, GPUSKIN_MAX_JOINTS};
+    size_t c;
+    for (c = 0; c < sizeof counts / sizeof counts[0]; ++c) {
+        const uint32_t n = counts[c];
+        gpuskin_mat4 *m = (gpuskin_mat4 *)malloc(n * sizeof *m);
+        uint32_t j;
+        int kind;
+        for (kind = 0; kind <= TF_KINDS; ++kind) { /* each kind alone, then all mixed */
+            char what[64];
+            for (j = 0; j < n; ++j) m[j] = tf_matrix(kind < TF_KINDS ? kind : (int)tf_below(TF_KINDS));
+            snprintf(what, sizeof what, "%u joints, kind %d", n, kind);
+            tf_check_pack_dq_fast(m, n, what);
+        }
+        free(m);
+    }
+}
+
+/* Joints at and around every decision the split takes: the rigid tolerance,
+   the mirror (det sign), a collapsed axis, the Shepperd cases and w near 0. */
+static void test_pack_dq_fast_thresholds(void)
+{
+    enum { N = 256 };
+    gpuskin_mat4 m[N];
+    uint32_t j;
+    const double tol = (double)GPUSKIN_RIGID_TOLERANCE;
+    static const double rel[] = {0.5, 0.9, 0.99, 0.999, 0.9999, 1.0, 1.0001, 1.001, 1.01, 1.1, 2.0};
+    for (j = 0; j < N; ++j) m[j] = tf_near_rigid(tol * rel[j % 11] * (j & 16 ? -1.0 : 1.0), (int)j);
+    tf_check_pack_dq_fast(m, N, "near the rigid tolerance");
+    for (j = 0; j < N; ++j) {
+        const double axis = 1e-6 * (j % 2 ? 0.9999 : 1.0001) * (j % 3 ? 1.0 : 100.0);
+        m[j] = tf_matrix(TF_SCALED);
+        if (j % 4 == 0) { m[j].m[0] *= (float)axis; m[j].m[1] *= (float)axis; m[j].m[2] *= (float)axis; }
+        if (j % 4 == 1) { m[j].m[4] = m[j].m[0] * 2.0f; m[j].m[5] = m[j].m[1] * 2.0f; m[j].m[6] = m[j].m[2] * 2.0f; }
+        if (j % 4 == 2) { m[j].m[4] = m[j].m[0] + (float)axis; m[j].m[5] = m[j].m[1]; m[j].m[6] = m[j].m[2]; }
+        if (j % 8 == 3) memset(m[j].m, 0, 12 * sizeof(float)); /* the 3x3 all zero */
+        if (j % 8 == 7) { m[j].m[8] = m[j].m[9] = m[j].m[10] = 0.0f; } /* det 0 */
+    }
+    tf_check_pack_dq_fast(m, N, "collapsed and nearly collapsed axes");
+    for (j = 0; j < N; ++j) { /* 180-degree turns (w = 0), 120 degrees about (1,1,1) (trace 0), and near them */
+        gpuskin_trs t = gpuskin_trs_identity();
+        const float d = (float)(j % 5) * 1e-5f;
+        gpuskin_vec3 axis;
+        axis.x = j % 3 == 0 ? 1.0f : 0.3f; axis.y = j % 3 == 1 ? 1.0f : 0.2f + d; axis.z = 1.0f;
+        t.rotation = gpuskin_quat_axis_angle(axis, j % 2 ? 3.14159265f - d : 2.09439510f + d);
+        if (j % 7 == 0) t.scale.x = -1.0f; /* and mirrored */
+        m[j] = gpuskin_mat4_from_trs(&t);
+    }
+    tf_check_pack_dq_fast(m, N, "half turns and zero traces");
+    { /* column 0 at the collapsed-axis threshold (1e-6 x the largest entry), to a few float ulps */
+        for (j = 0; j < N; ++j) {
+            gpuskin_trs t = gpuskin_trs_identity();
+            double amax = 0.0;
+            int k;
+            t.rotation = tf_quat();
+            m[j] = gpuskin_mat4_from_trs(&t);
+            for (k = 4; k < 11; ++k) amax = fabs(m[j].m[k]) > amax ? fabs(m[j].m[k]) : amax;
+            for (k = 0; k < 3; ++k) m[j].m[k] = (float)(m[j].m[k] * 1e-6 * amax * (1.0 + ((double)j - N / 2) * 2e-9));
+        }
+        tf_check_pack_dq_fast(m, N, "a column at the collapsed-axis threshold");
+    }
+    { /* det within float noise of 0, either sign: column 2 = column 0 + column 1 + tiny x their normal */
+        for (j = 0; j < N; ++j) {
+            gpuskin_trs t = gpuskin_trs_identity();
+            const double e = ((double)j - N / 2) * 1e-9;
+            t.rotation = tf_quat();
+            t.scale.x = tf_range(0.5f, 2.0f); t.scale.y = tf_range(0.5f, 2.0f);
+            m[j] = gpuskin_mat4_from_trs(&t);
+            m[j].m[8] = (float)((double)m[j].m[0] + m[j].m[4] + e * (m[j].m[1] * m[j].m[6] - m[j].m[2] * m[j].m[5]));
+            m[j].m[9] = (float)((double)m[j].m[1] + m[j].m[5] + e * (m[j].m[2] * m[j].m[4] - m[j].m[0] * m[j].m[6]));
+            m[j].m[10] = (float)((double)m[j].m[2] + m[j].m[6] + e * (m[j].m[0] * m[j].m[5] - m[j].m[1] * m[j].m[4]));
+        }
+        tf_check_pack_dq_fast(m, N, "a determinant within float noise of 0");
+    }
+    { /* half turns about random axes, R = 2 a a^T - I rounded to float: w is float noise around 0 */
+        for (j = 0; j < N; ++j) {
+            double a[3], len;
+            int r, c;
+            a[0] = tf_range(-1, 1); a[1] = tf_range(-1, 1); a[2] = tf_range(-1, 1);
+            len = sqrt(a[0] * a[0] + a[1] * a[1] + a[2] * a[2]) + 1e-3;
+            m[j] = gpuskin_mat4_identity();
+            for (c = 0; c < 3; ++c)
+                for (r = 0; r < 3; ++r) m[j].m[c * 4 + r] = (float)(2.0 * a[r] * a[c] / (len * len) - (r == c ? 1.0 : 0.0));
+        }
+        tf_check_pack_dq_fast(m, N, "half turns about random axes");
+    }
+}
+
+static void test_pack_dq_fast_errors(void)
+{
+    gpuskin_mat4 m[11];
+    float dq[88], res[132];
+    uint32_t j, word = 1234;
+    for (j = 0; j < 11; ++j) m[j] = tf_matrix(TF_SCALED);
+    m[10].m[14] = (float)INFINITY;
+    memset(dq, 0x7F, sizeof dq);
+    CHECK_EQ_INT(gpuskin_pack_dq_fast(m, 11, GPUSKIN_SPLIT_GRAM_SCHMIDT, dq, res, &word), GPUSKIN_ERROR_NON_FINITE);
+    for (j = 0; j < 88; ++j) CHECK(((unsigned char *)dq)[j] == 0x7F); /* nothing written */
+    CHECK_EQ_INT((int)word, 1234);
+    m[10].m[14] = 1.0f;
+    CHECK_EQ_INT(gpuskin_pack_dq_fast(NULL, 11, GPUSKIN_SPLIT_GRAM_SCHMIDT, dq, res, &word), GPUSKIN_ERROR_NULL_ARGUMENT);
+    CHECK_EQ_INT(gpuskin_pack_dq_fast(m, 11, GPUSKIN_SPLIT_GRAM_SCHMIDT, NULL, res, &word), GPUSKIN_ERROR_NULL_ARGUMENT);
+    CHECK_EQ_INT(gpuskin_pack_dq_fast(m, 11, GPUSKIN_SPLIT_GRAM_SCHMIDT, dq, res, NULL), GPUSKIN_ERROR_NULL_ARGUMENT);
+    CHECK_EQ_INT(gpuskin_pack_dq_fast(m, 0, GPUSKIN_SPLIT_GRAM_SCHMIDT, dq, res, &word), GPUSKIN_ERROR_INVALID_COUNT);
+    CHECK_EQ_INT(gpuskin_pack_dq_fast(m, 11, (gpuskin_split_method)7, dq, res, &word), GPUSKIN_ERROR_INVALID_METHOD);
+    { /* the polar split is the reference's, byte for byte */
+        float dq2[88], res2[132];
+        uint32_t word2 = 0;
+        CHECK_EQ_INT(gpuskin_pack_dq_fast(m, 11, GPUSKIN_SPLIT_POLAR, dq, res, &word), GPUSKIN_SUCCESS);
+        CHECK_EQ_INT(gpuskin_pack_dq(m, 11, GPUSKIN_SPLIT_POLAR, dq2, res2, &word2), GPUSKIN_SUCCESS);
+        CHECK(memcmp(dq, dq2, sizeof dq) == 0 && memcmp(res, res2, sizeof res) == 0 && word == word2);
+    }
+}
+
 int main(int argc, char **argv)
 {
     TEST_INIT(argc, argv);
@@ -936,5 +1116,8 @@ int main(int argc, char **argv)
     RUN_TEST(test_palettes_non_affine);
     RUN_TEST(test_palettes_odd_quaternions);
     RUN_TEST(test_palettes_errors);
+    RUN_TEST(test_pack_dq_fast_random);
+    RUN_TEST(test_pack_dq_fast_thresholds);
+    RUN_TEST(test_pack_dq_fast_errors);
     return TEST_REPORT();
 }
