@@ -45,6 +45,7 @@ step() { # step NAME LIMIT_S LOG COMMAND...: runs with a time limit, records rc 
     echo "uname: $(uname -a)"
     grep -m1 'model name' /proc/cpuinfo
     echo "cpus: $(nproc)"
+    echo "cpu flags (of those the fast paths care about): $(grep -m1 '^flags' /proc/cpuinfo | tr ' ' '\n' | grep -xE 'sse2|avx|avx2|fma|avx512f' | tr '\n' ' ')"
     nvidia-smi --query-gpu=name,driver_version,memory.total,clocks.sm,clocks.max.sm,clocks.mem,power.limit \
         --format=csv 2>&1
     echo "VK_DRIVER_FILES=${VK_DRIVER_FILES:-}"
