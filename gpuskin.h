@@ -74,7 +74,9 @@
    OPTIONS (define before the implementation include)
    -------
    GPUSKIN_NO_VULKAN        maths, clips and CPU oracle only; no Vulkan headers needed.
-   GPUSKIN_NO_SIMD          gpuskin_skin_cpu_fast without SSE2 (it then runs the oracle).
+   GPUSKIN_NO_SIMD          the fast paths without SSE2 (gpuskin_skin_cpu_fast runs the
+                            oracle, gpuskin_pack_dq_fast is gpuskin_pack_dq).
+   GPUSKIN_NO_AVX           no run-time AVX dispatch (GCC/clang) for the DQ split.
    GPUSKIN_STATIC           make every function static to the including file.
    GPUSKIN_API              decoration of every public function (default: extern).
    GPUSKIN_ASSERT(x)        internal invariants (default: assert.h). Never used for
@@ -1816,7 +1818,9 @@ GPUSKIN_API gpuskin_result gpuskin_palette_lerp(const gpuskin_mat4 *a, const gpu
                               error codes and error index, same results to float
                               rounding), with SSE2 where the compiler offers it;
      gpuskin_build_palettes   skeleton globals + placement + inverse bind (+ the packed
-                              LBS layout) for a range of instances, four at a time.
+                              LBS layout) for a range of instances, four at a time;
+     gpuskin_pack_dq_fast     gpuskin_pack_dq's contract and decisions, the Gram-Schmidt
+                              split eight joints at a time in float (see its section).
 
    Why it is faster than the oracle (which is written to be read next to the GLSL):
    - weights and joints of four vertices are read at once; each vertex blends its

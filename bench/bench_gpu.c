@@ -751,7 +751,7 @@ static void oracle_instance(const mesh *m, const crowd *cw, uint32_t i, float *o
     uint32_t word = GPUSKIN_METHOD_LBS;
     memset(&d, 0, sizeof d);
     if (cw->methods[i] == GPUSKIN_METHOD_DQS)
-        GSCHECK(gpuskin_pack_dq(cw->pal + (size_t)i * J, J, GPUSKIN_SPLIT_GRAM_SCHMIDT, dq, res, &word));
+        GSCHECK(gpuskin_pack_dq_fast(cw->pal + (size_t)i * J, J, GPUSKIN_SPLIT_GRAM_SCHMIDT, dq, res, &word));
     else
         GSCHECK(gpuskin_pack_lbs(cw->pal + (size_t)i * J, J, lbs));
     d.streams = m->s;

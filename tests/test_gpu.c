@@ -6,7 +6,7 @@
 
    COMPUTE vs ORACLE. The compute output is read back and compared with
    gpuskin_skin_cpu reading the same packed palettes (packed by the same
-   gpuskin_pack_lbs/gpuskin_pack_dq calls the upload makes). Tolerance: max
+   gpuskin_pack_lbs/gpuskin_pack_dq_fast calls the upload makes). Tolerance: max
    |gpu - cpu| <= 1e-5 x the model's bounding radius for positions, and 1e-5 for
    unit normals and tangents. Both sides are float32 running the same operations
    in the same order; what is left is a GPU's freedom to fuse multiply-adds and
@@ -341,7 +341,10 @@ static void tg_oracle(const tg_world *w, const tg_case *c, uint32_t i, uint32_t 
     float *dq = (float *)calloc((size_t)c->joints * 8, sizeof(float));
     float *res = (float *)calloc((size_t)c->joints * 12, sizeof(float));
     if (c->methods && c->methods[i] == GPUSKIN_METHOD_DQS)
-        CHECK_EQ_INT(gpuskin_pack_dq(p, c->joints, c->split, dq, res, &word), GPUSKIN_SUCCESS);
+        /* what gpuskin_crowd_upload calls: the same bytes as the GPU's (a degenerate
+           joint's normals turn on the sign of a near-zero determinant, so even an
+           ulp matters; tests/test_fast.c checks the fast packer against gpuskin_pack_dq) */
+        CHECK_EQ_INT(gpuskin_pack_dq_fast(p, c->joints, c->split, dq, res, &word), GPUSKIN_SUCCESS);
     else
         CHECK_EQ_INT(gpuskin_pack_lbs(p, c->joints, lbs), GPUSKIN_SUCCESS);
     CHECK_EQ_INT(w->words[i], word); /* the word the GPU got is the oracle's */
