@@ -925,7 +925,7 @@ static int tf_dq_reference(const gpuskin_mat4 *m, float *dq, float *res)
 
 /* Packs n joints both ways; every joint must take the reference's rigid decision
    (checked joint by joint through single-joint words) and equal its values to float
-   rounding, relative to the joint's scale. Returns the number of joints checked. */
+   rounding, relative to the joint's scale. */
 static void tf_check_pack_dq_fast(const gpuskin_mat4 *m, uint32_t n, const char *what)
 {
     float *dq = (float *)malloc(n * 8 * sizeof(float)), *res = (float *)malloc(n * 12 * sizeof(float));
