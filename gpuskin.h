@@ -2321,7 +2321,9 @@ GPUSKIN__FAST_INLINE int gpuskin__fast_split8_body(const gpuskin_mat4 *m, float 
     r[7] = gpuskin__v8_sub(gpuskin__v8_mul(r[2], r[3]), gpuskin__v8_mul(r[0], r[5]));
     r[8] = gpuskin__v8_sub(gpuskin__v8_mul(r[0], r[4]), gpuskin__v8_mul(r[1], r[3]));
     /* A collapsed axis (R = I in the reference) is rare: the reference redoes it,
-       and this lane's NaNs from 1/0 never leave. */
+       and this lane's NaNs from 1/0 never leave. The determinant margin (column 0
+       collapsed) and the shear margin (column 1) already flag such lanes; this
+       says it where the decision is made, and does not lean on those margins. */
     unsure = gpuskin__v8_or(unsure, gpuskin__v8_andnot(found, gpuskin__v8_cmpeq(zero, zero)));
     /* S = R^T A (S(row, c) = s[c * 3 + row]) is upper triangular by construction:
        r1 and r2 are orthogonal to b0 = +-a0 and r2 to a1 (the reference's double
