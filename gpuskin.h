@@ -283,8 +283,9 @@ GPUSKIN_API gpuskin_result gpuskin_pack_dq(const gpuskin_mat4 *palette, uint32_t
                                            gpuskin_split_method split, float *out_dq, float *out_residual,
                                            uint32_t *out_method_word);
 /* The production packer: gpuskin_pack_dq's contract, with the Gram-Schmidt split
-   done four joints at a time in float (SSE2; elsewhere, and for the polar split, it
-   is gpuskin_pack_dq). It takes gpuskin_split_matrix's decisions exactly (mirror,
+   done eight joints at a time in float (SSE2; sixteen where GCC/clang built the AVX
+   form and the CPU has AVX; elsewhere, and for the polar split, it is
+   gpuskin_pack_dq). It takes gpuskin_split_matrix's decisions exactly (mirror,
    collapsed axis, rigid, quaternion sign), so the method word is the same; a joint
    whose decision float cannot be sure of (a value within a small margin of its
    threshold) is redone in double. Values equal the reference to float rounding. */
@@ -1820,7 +1821,8 @@ GPUSKIN_API gpuskin_result gpuskin_palette_lerp(const gpuskin_mat4 *a, const gpu
      gpuskin_build_palettes   skeleton globals + placement + inverse bind (+ the packed
                               LBS layout) for a range of instances, four at a time;
      gpuskin_pack_dq_fast     gpuskin_pack_dq's contract and decisions, the Gram-Schmidt
-                              split eight joints at a time in float (see its section).
+                              split eight (SSE2) or sixteen (AVX) joints at a time in
+                              float (see its section).
 
    Why it is faster than the oracle (which is written to be read next to the GLSL):
    - weights and joints of four vertices are read at once; each vertex blends its
@@ -1857,17 +1859,20 @@ GPUSKIN_API gpuskin_result gpuskin_palette_lerp(const gpuskin_mat4 *a, const gpu
 #define GPUSKIN__FAST_INLINE static
 #endif
 
-/* The DQ split's SSE code, compiled a second time for AVX, runs faster (locally
-   ~15-20 %): AVX's three-operand (VEX) encoding drops most of the register copies
-   that SSE2's two-operand form needs. GCC and clang can do that per function (the
-   target attribute) and tell at run time whether the CPU and OS support AVX. The
-   skinning and palette loops gained 2-3 % from the same treatment, within noise,
-   so they stay SSE2 only. Built with -mavx or above, the one form is already VEX.
-   GPUSKIN_NO_AVX turns the dispatch off. Results are identical either way: the
-   same operations, only their encoding differs. */
+/* The DQ split has a second form for AVX: sixteen joints a call in two 256-bit
+   registers instead of eight in two 128-bit ones, and the three-operand (VEX)
+   encoding without SSE2's register copies (locally ~25 % faster than the SSE2
+   code compiled for AVX, ~35 % faster than plain SSE2). GCC and clang can compile
+   a function for AVX (the target attribute) and tell at run time whether the CPU
+   and OS support it. The skinning and palette loops gained 2-3 % from
+   recompiling alone, within noise, so they stay SSE2 only. GPUSKIN_NO_AVX turns
+   the dispatch off; so does building with -mavx or above (the SSE2 form is then
+   VEX-encoded already). No fused multiply-adds: both forms run the same float
+   operations in the same order and give the same bits. */
 #if defined(GPUSKIN__FAST_SSE2) && !defined(GPUSKIN_NO_AVX) && !defined(__AVX__) && \
     (defined(__GNUC__) || defined(__clang__)) && (defined(__x86_64__) || defined(__i386__))
 #define GPUSKIN__FAST_VEX 1
+#include <immintrin.h>
 #define GPUSKIN__FAST_TARGET_AVX __attribute__((target("avx")))
 static int gpuskin__fast_cpu_has_avx(void)
 {
@@ -2143,11 +2148,11 @@ static int gpuskin__fast_palettes4(const gpuskin_palette_batch_desc *d, uint32_t
 
 
 /* ======================================================================== */
-/* The dual-quaternion split (Gram-Schmidt), eight joints at a time         */
+/* The dual-quaternion split (Gram-Schmidt), 8 or 16 joints at a time      */
 /* ======================================================================== */
 
-/* The lanes run gpuskin__split's Gram-Schmidt branch in float, eight joints a
-   call. The decisions that change the output (mirror or not, a collapsed axis,
+/* The lanes run gpuskin__split's Gram-Schmidt branch in float, eight or
+   sixteen joints a call. The decisions that change the output (mirror or not, a collapsed axis,
    rigid or not, the quaternion's sign) are comparisons, and a float value sits
    ~1e-7 (relative) from the double one; so a lane whose compared value lies within
    a margin of its threshold is flagged and redone by the double reference. Every
@@ -2224,9 +2229,6 @@ static int gpuskin__fast_all_finite4(const float *v, size_t n_vec4)
     return _mm_movemask_ps(_mm_cmpeq_ps(acc, _mm_setzero_ps())) == 0xF;
 }
 
-/* Joints m[0..7], finite. Writes dq (8 x 8 floats) and, when res is not NULL, the
-   residual rows (8 x 12 floats). Returns the mask of lanes the caller must redo with
-   the reference; *nonrigid receives the mask of the other lanes' non-rigid joints. */
 /* Half h of the split's lanes to memory: per joint dq = real xyzw, dual xyzw; the
    residual rows of S with w = 0. */
 GPUSKIN__FAST_INLINE void gpuskin__fast_store_split4(float *dq, float *res, const gpuskin__v8 *q, const gpuskin__v8 *du,
@@ -2253,155 +2255,313 @@ GPUSKIN__FAST_INLINE void gpuskin__fast_store_split4(float *dq, float *res, cons
 #undef GPUSKIN__FAST_HALF
 }
 
-GPUSKIN__FAST_INLINE int gpuskin__fast_split8_body(const gpuskin_mat4 *m, float *dq, float *res, int *nonrigid)
+/* The split below is written once, as a macro over a lane type P and its
+   operations P##_add, P##_mul, ... (P##_load and P##_store move the joints
+   between memory and lanes), and compiled for two types: gpuskin__v8 (two SSE2
+   registers, any x86-64) and, under GCC/clang, gpuskin__y8 (one AVX register,
+   chosen at run time). The two run the same float operations in the same order,
+   so they give the same bits; only the number of instructions differs. */
+#define GPUSKIN__FAST_SPLIT_BODY(P)                                                                                   \
+    {                                                                                                                  \
+    const P zero = P##_set1(0.0f), one = P##_set1(1.0f), sign = P##_set1(-0.0f);                                       \
+    P a[9], t[3], r[9], s[9], q[4], du[4];                                                                             \
+    P amax, det, thr, n0, n1, inv, dd, found, unsure, dev, rigid, v;                                                   \
+    P tr, mw, mx, my, sq, quarter, ca, cb, cc, cd, ce, cf, flip;                                                       \
+    int k;                                                                                                             \
+    P##_load(m, a, t);                                                                                                 \
+    amax = zero;                                                                                                       \
+    for (k = 0; k < 9; ++k) amax = P##_max(amax, P##_abs(a[k]));                                                       \
+    /* gpuskin__det3_d */                                                                                              \
+    det = P##_add(                                                                                                     \
+        P##_sub(P##_mul(a[0], P##_sub(P##_mul(a[4], a[8]), P##_mul(a[7], a[5]))),                                      \
+                   P##_mul(a[3], P##_sub(P##_mul(a[1], a[8]), P##_mul(a[7], a[2])))),                                  \
+        P##_mul(a[6], P##_sub(P##_mul(a[1], a[5]), P##_mul(a[4], a[2]))));                                             \
+    unsure = P##_cmple(P##_abs(det),                                                                                   \
+                          P##_mul(P##_set1(GPUSKIN__FAST_DET_MARGIN), P##_mul(amax, P##_mul(amax, amax))));            \
+    /* A mirror: x flipped (b = A with column 0 negated), as in the reference. */                                      \
+    flip = P##_and(P##_cmplt(det, zero), sign);                                                                        \
+    r[0] = P##_xor(a[0], flip); r[1] = P##_xor(a[1], flip); r[2] = P##_xor(a[2], flip);                                \
+    /* gpuskin__rotation_gram_schmidt */                                                                               \
+    thr = P##_mul(P##_set1(1e-6f), amax);                                                                              \
+    /* The reference normalises column 0 before projecting it out of column 1;                                         \
+       projecting with 1/|b0|^2 instead gives the same vector to rounding and lets                                     \
+       the square root of |b0|^2 run alongside (the split is latency-bound). */                                        \
+    n0 = P##_add(P##_add(P##_mul(r[0], r[0]), P##_mul(r[1], r[1])), P##_mul(r[2], r[2]));                              \
+    dd = P##_div(P##_add(P##_add(P##_mul(r[0], a[3]), P##_mul(r[1], a[4])),                                            \
+                                         P##_mul(r[2], a[5])), n0);                                                    \
+    r[3] = P##_sub(a[3], P##_mul(dd, r[0]));                                                                           \
+    r[4] = P##_sub(a[4], P##_mul(dd, r[1]));                                                                           \
+    r[5] = P##_sub(a[5], P##_mul(dd, r[2]));                                                                           \
+    n0 = P##_sqrt(n0);                                                                                                 \
+    found = P##_and(P##_cmpgt(amax, zero), P##_cmpgt(n0, thr));                                                        \
+    unsure = P##_or(unsure, P##_cmple(P##_abs(P##_sub(n0, thr)),                                                       \
+                                            P##_mul(P##_set1(GPUSKIN__FAST_AXIS_MARGIN), thr)));                       \
+    inv = P##_div(one, n0);                                                                                            \
+    r[0] = P##_mul(r[0], inv); r[1] = P##_mul(r[1], inv); r[2] = P##_mul(r[2], inv);                                   \
+    n1 = P##_sqrt(P##_add(P##_add(P##_mul(r[3], r[3]), P##_mul(r[4], r[4])), P##_mul(r[5], r[5])));                    \
+    unsure = P##_or(unsure, P##_and(found, P##_cmple(P##_abs(P##_sub(n1, thr)),                                        \
+                                                              P##_mul(P##_set1(GPUSKIN__FAST_AXIS_MARGIN), thr))));    \
+    found = P##_and(found, P##_cmpgt(n1, thr));                                                                        \
+    /* Column 1 nearly parallel to column 0 (a strong shear or squash): removing b0                                    \
+       from it cancels most of its digits, which float cannot afford; the reference's                                  \
+       double can. */                                                                                                  \
+    unsure = P##_or(unsure, P##_cmple(n1, P##_mul(P##_set1(GPUSKIN__FAST_SHEAR_MARGIN), amax)));                       \
+    inv = P##_div(one, n1);                                                                                            \
+    r[3] = P##_mul(r[3], inv); r[4] = P##_mul(r[4], inv); r[5] = P##_mul(r[5], inv);                                   \
+    r[6] = P##_sub(P##_mul(r[1], r[5]), P##_mul(r[2], r[4]));                                                          \
+    r[7] = P##_sub(P##_mul(r[2], r[3]), P##_mul(r[0], r[5]));                                                          \
+    r[8] = P##_sub(P##_mul(r[0], r[4]), P##_mul(r[1], r[3]));                                                          \
+    /* A collapsed axis (R = I in the reference) is rare: the reference redoes it,                                     \
+       and this lane's NaNs from 1/0 never leave. The determinant margin (column 0                                     \
+       collapsed) and the shear margin (column 1) already flag such lanes; this                                        \
+       says it where the decision is made, and does not lean on those margins. */                                      \
+    unsure = P##_or(unsure, P##_andnot(found, P##_cmpeq(zero, zero)));                                                 \
+    /* S = R^T A (S(row, c) = s[c * 3 + row]) is upper triangular by construction:                                     \
+       r1 and r2 are orthogonal to b0 = +-a0 and r2 to a1 (the reference's double                                      \
+       dot products give ~1e-17 there, and its float residual keeps that); on the                                      \
+       diagonal, r0 . a0 = +-|b0| and r1 . a1 = |r1 before normalising|. */                                            \
+    s[0] = P##_xor(n0, flip);                                                                                          \
+    s[1] = s[2] = s[5] = zero;                                                                                         \
+    s[4] = n1;                                                                                                         \
+    s[3] = P##_add(P##_add(P##_mul(r[0], a[3]), P##_mul(r[1], a[4])), P##_mul(r[2], a[5]));                            \
+    for (k = 6; k < 9; ++k) {                                                                                          \
+        const int rk = (k - 6) * 3; /* row k - 6 of S: column k - 6 of R, dotted with column 2 of A */                 \
+        s[k] = P##_add(P##_add(P##_mul(r[rk], a[6]), P##_mul(r[rk + 1], a[7])),                                        \
+                               P##_mul(r[rk + 2], a[8]));                                                              \
+    }                                                                                                                  \
+    dev = P##_max(P##_max(P##_abs(P##_sub(s[0], one)), P##_abs(s[3])),                                                 \
+                          P##_max(P##_abs(P##_sub(s[4], one)), P##_abs(s[6])));                                        \
+    dev = P##_max(dev, P##_max(P##_abs(s[7]), P##_abs(P##_sub(s[8], one))));                                           \
+    rigid = P##_cmple(dev, P##_set1(GPUSKIN_RIGID_TOLERANCE));                                                         \
+    unsure = P##_or(unsure, P##_cmple(P##_abs(P##_sub(dev, P##_set1(GPUSKIN_RIGID_TOLERANCE))),                        \
+                                            P##_mul(P##_set1(GPUSKIN__FAST_RIGID_MARGIN), P##_add(one, amax))));       \
+    /* gpuskin__quat_from_rot_d, its four cases as lane selects; R(row, col) = r[col * 3 + row] */                     \
+    tr = P##_add(P##_add(r[0], r[4]), r[8]);                                                                           \
+    mw = P##_cmpgt(tr, zero);                                                                                          \
+    mx = P##_andnot(mw, P##_and(P##_cmpgt(r[0], r[4]), P##_cmpgt(r[0], r[8])));                                        \
+    my = P##_andnot(P##_or(mw, mx), P##_cmpgt(r[4], r[8]));                                                            \
+    v = P##_sel(mw, P##_add(tr, one),                                                                                  \
+        P##_sel(mx, P##_sub(P##_sub(P##_add(one, r[0]), r[4]), r[8]),                                                  \
+        P##_sel(my, P##_sub(P##_sub(P##_add(one, r[4]), r[0]), r[8]),                                                  \
+                              P##_sub(P##_sub(P##_add(one, r[8]), r[0]), r[4]))));                                     \
+    sq = P##_mul(P##_sqrt(v), P##_set1(2.0f));                                                                         \
+    inv = P##_div(one, sq);                                                                                            \
+    quarter = P##_mul(P##_set1(0.25f), sq);                                                                            \
+    ca = P##_mul(P##_sub(r[5], r[7]), inv); /* R21 - R12 */                                                            \
+    cb = P##_mul(P##_sub(r[6], r[2]), inv); /* R02 - R20 */                                                            \
+    cc = P##_mul(P##_sub(r[1], r[3]), inv); /* R10 - R01 */                                                            \
+    cd = P##_mul(P##_add(r[3], r[1]), inv); /* R01 + R10 */                                                            \
+    ce = P##_mul(P##_add(r[6], r[2]), inv); /* R02 + R20 */                                                            \
+    cf = P##_mul(P##_add(r[7], r[5]), inv); /* R12 + R21 */                                                            \
+    q[0] = P##_sel(mw, ca, P##_sel(mx, quarter, P##_sel(my, cd, ce)));                                                 \
+    q[1] = P##_sel(mw, cb, P##_sel(mx, cd, P##_sel(my, quarter, cf)));                                                 \
+    q[2] = P##_sel(mw, cc, P##_sel(mx, ce, P##_sel(my, cf, quarter)));                                                 \
+    q[3] = P##_sel(mw, quarter, P##_sel(mx, ca, P##_sel(my, cb, cc)));                                                 \
+    /* w >= 0; a w near 0 could take either sign in double */                                                          \
+    unsure = P##_or(unsure, P##_cmple(P##_abs(q[3]), P##_set1(GPUSKIN__FAST_QUAT_MARGIN)));                            \
+    flip = P##_and(P##_cmplt(q[3], zero), sign);                                                                       \
+    for (k = 0; k < 4; ++k) q[k] = P##_xor(q[k], flip);                                                                \
+    /* The reference renormalises q in double; from a float R that is orthonormal                                      \
+       to rounding, q is already unit to rounding, so the lanes skip it. */                                            \
+    /* gpuskin_dualquat_from_rt: dual = (t / 2, 0) * q; its zero terms are exact */                                    \
+    {                                                                                                                  \
+        const P h = P##_set1(0.5f);                                                                                    \
+        const P tx = P##_mul(h, t[0]), ty = P##_mul(h, t[1]), tz = P##_mul(h, t[2]);                                   \
+        du[0] = P##_sub(P##_add(P##_mul(tx, q[3]), P##_mul(ty, q[2])), P##_mul(tz, q[1]));                             \
+        du[1] = P##_add(P##_sub(P##_mul(ty, q[3]), P##_mul(tx, q[2])), P##_mul(tz, q[0]));                             \
+        du[2] = P##_add(P##_sub(P##_mul(tx, q[1]), P##_mul(ty, q[0])), P##_mul(tz, q[3]));                             \
+        du[3] = P##_sub(P##_sub(P##_sub(zero, P##_mul(tx, q[0])), P##_mul(ty, q[1])), P##_mul(tz, q[2]));              \
+    }                                                                                                                  \
+    if (res) { /* identity rows for a rigid joint */                                                                   \
+        const P rigid_one = P##_and(rigid, one);                                                                       \
+        for (k = 0; k < 9; ++k)                                                                                        \
+            s[k] = k % 4 == 0 ? P##_or(P##_andnot(rigid, s[k]), rigid_one) : P##_andnot(rigid, s[k]);                  \
+    }                                                                                                                  \
+    P##_store(dq, res, q, du, s);                                                                                      \
+    *nonrigid = P##_mask(P##_andnot(rigid, P##_cmpeq(zero, zero)));                                                    \
+    return P##_mask(unsure);                                                                                           \
+    }
+
+GPUSKIN__FAST_INLINE void gpuskin__v8_load(const gpuskin_mat4 *m, gpuskin__v8 *a, gpuskin__v8 *t)
 {
-    const gpuskin__v8 zero = gpuskin__v8_set1(0.0f), one = gpuskin__v8_set1(1.0f), sign = gpuskin__v8_set1(-0.0f);
-    gpuskin__v8 a[9], t[3], r[9], s[9], q[4], du[4];
-    gpuskin__v8 amax, det, thr, n0, n1, inv, dd, found, unsure, dev, rigid, v;
-    gpuskin__v8 tr, mw, mx, my, sq, quarter, ca, cb, cc, cd, ce, cf, flip;
-    int k;
-    /* column c of matrices h*4 .. h*4+3 -> its rows 0..2 in half h (lane = matrix) */
-#define GPUSKIN__FAST_COLUMN(c, h, x0, x1, x2)                                                                         \
-    do {                                                                                                               \
-        __m128 l0 = _mm_loadu_ps(m[4 * (h) + 0].m + 4 * (c)), l1 = _mm_loadu_ps(m[4 * (h) + 1].m + 4 * (c));         \
-        __m128 l2 = _mm_loadu_ps(m[4 * (h) + 2].m + 4 * (c)), l3 = _mm_loadu_ps(m[4 * (h) + 3].m + 4 * (c));         \
-        _MM_TRANSPOSE4_PS(l0, l1, l2, l3);                                                                             \
-        (x0) = l0; (x1) = l1; (x2) = l2;                                                                               \
-        (void)l3;                                                                                                      \
-    } while (0)
-    GPUSKIN__FAST_COLUMN(0, 0, a[0].lo, a[1].lo, a[2].lo);
-    GPUSKIN__FAST_COLUMN(1, 0, a[3].lo, a[4].lo, a[5].lo);
-    GPUSKIN__FAST_COLUMN(2, 0, a[6].lo, a[7].lo, a[8].lo);
-    GPUSKIN__FAST_COLUMN(3, 0, t[0].lo, t[1].lo, t[2].lo);
-    GPUSKIN__FAST_COLUMN(0, 1, a[0].hi, a[1].hi, a[2].hi);
-    GPUSKIN__FAST_COLUMN(1, 1, a[3].hi, a[4].hi, a[5].hi);
-    GPUSKIN__FAST_COLUMN(2, 1, a[6].hi, a[7].hi, a[8].hi);
-    GPUSKIN__FAST_COLUMN(3, 1, t[0].hi, t[1].hi, t[2].hi);
-#undef GPUSKIN__FAST_COLUMN
-    amax = zero;
-    for (k = 0; k < 9; ++k) amax = gpuskin__v8_max(amax, gpuskin__v8_abs(a[k]));
-    /* gpuskin__det3_d */
-    det = gpuskin__v8_add(
-        gpuskin__v8_sub(gpuskin__v8_mul(a[0], gpuskin__v8_sub(gpuskin__v8_mul(a[4], a[8]), gpuskin__v8_mul(a[7], a[5]))),
-                   gpuskin__v8_mul(a[3], gpuskin__v8_sub(gpuskin__v8_mul(a[1], a[8]), gpuskin__v8_mul(a[7], a[2])))),
-        gpuskin__v8_mul(a[6], gpuskin__v8_sub(gpuskin__v8_mul(a[1], a[5]), gpuskin__v8_mul(a[4], a[2]))));
-    unsure = gpuskin__v8_cmple(gpuskin__v8_abs(det),
-                          gpuskin__v8_mul(gpuskin__v8_set1(GPUSKIN__FAST_DET_MARGIN), gpuskin__v8_mul(amax, gpuskin__v8_mul(amax, amax))));
-    /* A mirror: x flipped (b = A with column 0 negated), as in the reference. */
-    flip = gpuskin__v8_and(gpuskin__v8_cmplt(det, zero), sign);
-    r[0] = gpuskin__v8_xor(a[0], flip); r[1] = gpuskin__v8_xor(a[1], flip); r[2] = gpuskin__v8_xor(a[2], flip);
-    /* gpuskin__rotation_gram_schmidt */
-    thr = gpuskin__v8_mul(gpuskin__v8_set1(1e-6f), amax);
-    /* The reference normalises column 0 before projecting it out of column 1;
-       projecting with 1/|b0|^2 instead gives the same vector to rounding and lets
-       the square root of |b0|^2 run alongside (the split is latency-bound). */
-    n0 = gpuskin__v8_add(gpuskin__v8_add(gpuskin__v8_mul(r[0], r[0]), gpuskin__v8_mul(r[1], r[1])), gpuskin__v8_mul(r[2], r[2]));
-    dd = gpuskin__v8_div(gpuskin__v8_add(gpuskin__v8_add(gpuskin__v8_mul(r[0], a[3]), gpuskin__v8_mul(r[1], a[4])),
-                                         gpuskin__v8_mul(r[2], a[5])), n0);
-    r[3] = gpuskin__v8_sub(a[3], gpuskin__v8_mul(dd, r[0]));
-    r[4] = gpuskin__v8_sub(a[4], gpuskin__v8_mul(dd, r[1]));
-    r[5] = gpuskin__v8_sub(a[5], gpuskin__v8_mul(dd, r[2]));
-    n0 = gpuskin__v8_sqrt(n0);
-    found = gpuskin__v8_and(gpuskin__v8_cmpgt(amax, zero), gpuskin__v8_cmpgt(n0, thr));
-    unsure = gpuskin__v8_or(unsure, gpuskin__v8_cmple(gpuskin__v8_abs(gpuskin__v8_sub(n0, thr)),
-                                            gpuskin__v8_mul(gpuskin__v8_set1(GPUSKIN__FAST_AXIS_MARGIN), thr)));
-    inv = gpuskin__v8_div(one, n0);
-    r[0] = gpuskin__v8_mul(r[0], inv); r[1] = gpuskin__v8_mul(r[1], inv); r[2] = gpuskin__v8_mul(r[2], inv);
-    n1 = gpuskin__v8_sqrt(gpuskin__v8_add(gpuskin__v8_add(gpuskin__v8_mul(r[3], r[3]), gpuskin__v8_mul(r[4], r[4])), gpuskin__v8_mul(r[5], r[5])));
-    unsure = gpuskin__v8_or(unsure, gpuskin__v8_and(found, gpuskin__v8_cmple(gpuskin__v8_abs(gpuskin__v8_sub(n1, thr)),
-                                                              gpuskin__v8_mul(gpuskin__v8_set1(GPUSKIN__FAST_AXIS_MARGIN), thr))));
-    found = gpuskin__v8_and(found, gpuskin__v8_cmpgt(n1, thr));
-    /* Column 1 nearly parallel to column 0 (a strong shear or squash): removing b0
-       from it cancels most of its digits, which float cannot afford; the reference's
-       double can. */
-    unsure = gpuskin__v8_or(unsure, gpuskin__v8_cmple(n1, gpuskin__v8_mul(gpuskin__v8_set1(GPUSKIN__FAST_SHEAR_MARGIN), amax)));
-    inv = gpuskin__v8_div(one, n1);
-    r[3] = gpuskin__v8_mul(r[3], inv); r[4] = gpuskin__v8_mul(r[4], inv); r[5] = gpuskin__v8_mul(r[5], inv);
-    r[6] = gpuskin__v8_sub(gpuskin__v8_mul(r[1], r[5]), gpuskin__v8_mul(r[2], r[4]));
-    r[7] = gpuskin__v8_sub(gpuskin__v8_mul(r[2], r[3]), gpuskin__v8_mul(r[0], r[5]));
-    r[8] = gpuskin__v8_sub(gpuskin__v8_mul(r[0], r[4]), gpuskin__v8_mul(r[1], r[3]));
-    /* A collapsed axis (R = I in the reference) is rare: the reference redoes it,
-       and this lane's NaNs from 1/0 never leave. The determinant margin (column 0
-       collapsed) and the shear margin (column 1) already flag such lanes; this
-       says it where the decision is made, and does not lean on those margins. */
-    unsure = gpuskin__v8_or(unsure, gpuskin__v8_andnot(found, gpuskin__v8_cmpeq(zero, zero)));
-    /* S = R^T A (S(row, c) = s[c * 3 + row]) is upper triangular by construction:
-       r1 and r2 are orthogonal to b0 = +-a0 and r2 to a1 (the reference's double
-       dot products give ~1e-17 there, and its float residual keeps that); on the
-       diagonal, r0 . a0 = +-|b0| and r1 . a1 = |r1 before normalising|. */
-    s[0] = gpuskin__v8_xor(n0, flip);
-    s[1] = s[2] = s[5] = zero;
-    s[4] = n1;
-    s[3] = gpuskin__v8_add(gpuskin__v8_add(gpuskin__v8_mul(r[0], a[3]), gpuskin__v8_mul(r[1], a[4])), gpuskin__v8_mul(r[2], a[5]));
-    for (k = 6; k < 9; ++k) {
-        const int rk = (k - 6) * 3; /* row k - 6 of S: column k - 6 of R, dotted with column 2 of A */
-        s[k] = gpuskin__v8_add(gpuskin__v8_add(gpuskin__v8_mul(r[rk], a[6]), gpuskin__v8_mul(r[rk + 1], a[7])),
-                               gpuskin__v8_mul(r[rk + 2], a[8]));
+    int c, h;
+    for (h = 0; h < 2; ++h) {
+        for (c = 0; c < 4; ++c) {
+            __m128 l0 = _mm_loadu_ps(m[4 * h + 0].m + 4 * c), l1 = _mm_loadu_ps(m[4 * h + 1].m + 4 * c);
+            __m128 l2 = _mm_loadu_ps(m[4 * h + 2].m + 4 * c), l3 = _mm_loadu_ps(m[4 * h + 3].m + 4 * c);
+            gpuskin__v8 *x = c < 3 ? a + 3 * c : t;
+            _MM_TRANSPOSE4_PS(l0, l1, l2, l3);
+            if (h) x[0].hi = l0, x[1].hi = l1, x[2].hi = l2;
+            else x[0].lo = l0, x[1].lo = l1, x[2].lo = l2;
+        }
     }
-    dev = gpuskin__v8_max(gpuskin__v8_max(gpuskin__v8_abs(gpuskin__v8_sub(s[0], one)), gpuskin__v8_abs(s[3])),
-                          gpuskin__v8_max(gpuskin__v8_abs(gpuskin__v8_sub(s[4], one)), gpuskin__v8_abs(s[6])));
-    dev = gpuskin__v8_max(dev, gpuskin__v8_max(gpuskin__v8_abs(s[7]), gpuskin__v8_abs(gpuskin__v8_sub(s[8], one))));
-    rigid = gpuskin__v8_cmple(dev, gpuskin__v8_set1(GPUSKIN_RIGID_TOLERANCE));
-    unsure = gpuskin__v8_or(unsure, gpuskin__v8_cmple(gpuskin__v8_abs(gpuskin__v8_sub(dev, gpuskin__v8_set1(GPUSKIN_RIGID_TOLERANCE))),
-                                            gpuskin__v8_mul(gpuskin__v8_set1(GPUSKIN__FAST_RIGID_MARGIN), gpuskin__v8_add(one, amax))));
-    /* gpuskin__quat_from_rot_d, its four cases as lane selects; R(row, col) = r[col * 3 + row] */
-    tr = gpuskin__v8_add(gpuskin__v8_add(r[0], r[4]), r[8]);
-    mw = gpuskin__v8_cmpgt(tr, zero);
-    mx = gpuskin__v8_andnot(mw, gpuskin__v8_and(gpuskin__v8_cmpgt(r[0], r[4]), gpuskin__v8_cmpgt(r[0], r[8])));
-    my = gpuskin__v8_andnot(gpuskin__v8_or(mw, mx), gpuskin__v8_cmpgt(r[4], r[8]));
-    v = gpuskin__v8_sel(mw, gpuskin__v8_add(tr, one),
-        gpuskin__v8_sel(mx, gpuskin__v8_sub(gpuskin__v8_sub(gpuskin__v8_add(one, r[0]), r[4]), r[8]),
-        gpuskin__v8_sel(my, gpuskin__v8_sub(gpuskin__v8_sub(gpuskin__v8_add(one, r[4]), r[0]), r[8]),
-                              gpuskin__v8_sub(gpuskin__v8_sub(gpuskin__v8_add(one, r[8]), r[0]), r[4]))));
-    sq = gpuskin__v8_mul(gpuskin__v8_sqrt(v), gpuskin__v8_set1(2.0f));
-    inv = gpuskin__v8_div(one, sq);
-    quarter = gpuskin__v8_mul(gpuskin__v8_set1(0.25f), sq);
-    ca = gpuskin__v8_mul(gpuskin__v8_sub(r[5], r[7]), inv); /* R21 - R12 */
-    cb = gpuskin__v8_mul(gpuskin__v8_sub(r[6], r[2]), inv); /* R02 - R20 */
-    cc = gpuskin__v8_mul(gpuskin__v8_sub(r[1], r[3]), inv); /* R10 - R01 */
-    cd = gpuskin__v8_mul(gpuskin__v8_add(r[3], r[1]), inv); /* R01 + R10 */
-    ce = gpuskin__v8_mul(gpuskin__v8_add(r[6], r[2]), inv); /* R02 + R20 */
-    cf = gpuskin__v8_mul(gpuskin__v8_add(r[7], r[5]), inv); /* R12 + R21 */
-    q[0] = gpuskin__v8_sel(mw, ca, gpuskin__v8_sel(mx, quarter, gpuskin__v8_sel(my, cd, ce)));
-    q[1] = gpuskin__v8_sel(mw, cb, gpuskin__v8_sel(mx, cd, gpuskin__v8_sel(my, quarter, cf)));
-    q[2] = gpuskin__v8_sel(mw, cc, gpuskin__v8_sel(mx, ce, gpuskin__v8_sel(my, cf, quarter)));
-    q[3] = gpuskin__v8_sel(mw, quarter, gpuskin__v8_sel(mx, ca, gpuskin__v8_sel(my, cb, cc)));
-    /* w >= 0; a w near 0 could take either sign in double */
-    unsure = gpuskin__v8_or(unsure, gpuskin__v8_cmple(gpuskin__v8_abs(q[3]), gpuskin__v8_set1(GPUSKIN__FAST_QUAT_MARGIN)));
-    flip = gpuskin__v8_and(gpuskin__v8_cmplt(q[3], zero), sign);
-    for (k = 0; k < 4; ++k) q[k] = gpuskin__v8_xor(q[k], flip);
-    /* The reference renormalises q in double; from a float R that is orthonormal
-       to rounding, q is already unit to rounding, so the lanes skip it. */
-    /* gpuskin_dualquat_from_rt: dual = (t / 2, 0) * q; its zero terms are exact */
-    {
-        const gpuskin__v8 h = gpuskin__v8_set1(0.5f);
-        const gpuskin__v8 tx = gpuskin__v8_mul(h, t[0]), ty = gpuskin__v8_mul(h, t[1]), tz = gpuskin__v8_mul(h, t[2]);
-        du[0] = gpuskin__v8_sub(gpuskin__v8_add(gpuskin__v8_mul(tx, q[3]), gpuskin__v8_mul(ty, q[2])), gpuskin__v8_mul(tz, q[1]));
-        du[1] = gpuskin__v8_add(gpuskin__v8_sub(gpuskin__v8_mul(ty, q[3]), gpuskin__v8_mul(tx, q[2])), gpuskin__v8_mul(tz, q[0]));
-        du[2] = gpuskin__v8_add(gpuskin__v8_sub(gpuskin__v8_mul(tx, q[1]), gpuskin__v8_mul(ty, q[0])), gpuskin__v8_mul(tz, q[3]));
-        du[3] = gpuskin__v8_sub(gpuskin__v8_sub(gpuskin__v8_sub(zero, gpuskin__v8_mul(tx, q[0])), gpuskin__v8_mul(ty, q[1])), gpuskin__v8_mul(tz, q[2]));
-    }
-    if (res) { /* identity rows for a rigid joint */
-        const gpuskin__v8 rigid_one = gpuskin__v8_and(rigid, one);
-        for (k = 0; k < 9; ++k)
-            s[k] = k % 4 == 0 ? gpuskin__v8_or(gpuskin__v8_andnot(rigid, s[k]), rigid_one) : gpuskin__v8_andnot(rigid, s[k]);
-    }
+}
+
+GPUSKIN__FAST_INLINE void gpuskin__v8_store(float *dq, float *res, const gpuskin__v8 *q, const gpuskin__v8 *du,
+                                             const gpuskin__v8 *s)
+{
     gpuskin__fast_store_split4(dq, res, q, du, s, 0);
     gpuskin__fast_store_split4(dq + 32, res ? res + 48 : NULL, q, du, s, 1);
-    *nonrigid = gpuskin__v8_mask(rigid) ^ 0xFF;
-    return gpuskin__v8_mask(unsure);
 }
 
+/* Joints m[0..7], finite. Writes dq (8 x 8 floats) and, when res is not NULL, the
+   residual rows (8 x 12 floats). Returns the mask of lanes the caller must redo with
+   the reference; *nonrigid receives the mask of the other lanes' non-rigid joints. */
 static int gpuskin__fast_split8_sse(const gpuskin_mat4 *m, float *dq, float *res, int *nonrigid)
-{
-    return gpuskin__fast_split8_body(m, dq, res, nonrigid);
-}
+GPUSKIN__FAST_SPLIT_BODY(gpuskin__v8)
 
 #ifdef GPUSKIN__FAST_VEX
-GPUSKIN__FAST_TARGET_AVX static int gpuskin__fast_split8_vex(const gpuskin_mat4 *m, float *dq, float *res, int *nonrigid)
+/* Eight lanes in one AVX register: lanes 0-3 are joints 0-3 (the low 128 bits),
+   lanes 4-7 joints 4-7, as in gpuskin__v8's lo and hi. Comparisons use the
+   predicates of the SSE2 ones, so NaNs (never present: inputs are checked
+   finite, and lanes that divide by zero are redone) would compare alike. */
+#define GPUSKIN__FAST_Y8 static __inline__ __attribute__((always_inline, target("avx")))
+typedef __m256 gpuskin__y8;
+#define GPUSKIN__Y8_OP2(name, expr) GPUSKIN__FAST_Y8 gpuskin__y8 gpuskin__y8_##name(gpuskin__y8 a, gpuskin__y8 b) { return expr; }
+GPUSKIN__Y8_OP2(add, _mm256_add_ps(a, b))
+GPUSKIN__Y8_OP2(sub, _mm256_sub_ps(a, b))
+GPUSKIN__Y8_OP2(mul, _mm256_mul_ps(a, b))
+GPUSKIN__Y8_OP2(div, _mm256_div_ps(a, b))
+GPUSKIN__Y8_OP2(max, _mm256_max_ps(a, b))
+GPUSKIN__Y8_OP2(and, _mm256_and_ps(a, b))
+GPUSKIN__Y8_OP2(or, _mm256_or_ps(a, b))
+GPUSKIN__Y8_OP2(andnot, _mm256_andnot_ps(a, b))
+GPUSKIN__Y8_OP2(xor, _mm256_xor_ps(a, b))
+GPUSKIN__Y8_OP2(cmpgt, _mm256_cmp_ps(a, b, _CMP_GT_OS))
+GPUSKIN__Y8_OP2(cmplt, _mm256_cmp_ps(a, b, _CMP_LT_OS))
+GPUSKIN__Y8_OP2(cmple, _mm256_cmp_ps(a, b, _CMP_LE_OS))
+GPUSKIN__Y8_OP2(cmpeq, _mm256_cmp_ps(a, b, _CMP_EQ_OQ))
+#undef GPUSKIN__Y8_OP2
+GPUSKIN__FAST_Y8 gpuskin__y8 gpuskin__y8_set1(float x) { return _mm256_set1_ps(x); }
+GPUSKIN__FAST_Y8 gpuskin__y8 gpuskin__y8_sqrt(gpuskin__y8 a) { return _mm256_sqrt_ps(a); }
+GPUSKIN__FAST_Y8 gpuskin__y8 gpuskin__y8_sel(gpuskin__y8 mask, gpuskin__y8 a, gpuskin__y8 b)
 {
-    return gpuskin__fast_split8_body(m, dq, res, nonrigid);
+    return _mm256_or_ps(_mm256_and_ps(mask, a), _mm256_andnot_ps(mask, b));
 }
+GPUSKIN__FAST_Y8 gpuskin__y8 gpuskin__y8_abs(gpuskin__y8 v) { return _mm256_andnot_ps(_mm256_set1_ps(-0.0f), v); }
+GPUSKIN__FAST_Y8 int gpuskin__y8_mask(gpuskin__y8 v) { return _mm256_movemask_ps(v); }
+
+/* Rows 0..2 of column c of joints 0..7: joint l's column in the low half and joint
+   l + 4's in the high half, then one 4x4 transpose per half at once. */
+GPUSKIN__FAST_Y8 void gpuskin__y8_load(const gpuskin_mat4 *m, gpuskin__y8 *a, gpuskin__y8 *t)
+{
+    int c;
+    for (c = 0; c < 4; ++c) {
+        gpuskin__y8 l[4], u0, u1, u2, u3;
+        gpuskin__y8 *x = c < 3 ? a + 3 * c : t;
+        int k;
+        for (k = 0; k < 4; ++k)
+            l[k] = _mm256_insertf128_ps(_mm256_castps128_ps256(_mm_loadu_ps(m[k].m + 4 * c)), _mm_loadu_ps(m[k + 4].m + 4 * c), 1);
+        u0 = _mm256_unpacklo_ps(l[0], l[1]); /* x0 x1 y0 y1 */
+        u1 = _mm256_unpacklo_ps(l[2], l[3]); /* x2 x3 y2 y3 */
+        u2 = _mm256_unpackhi_ps(l[0], l[1]); /* z0 z1 w0 w1 */
+        u3 = _mm256_unpackhi_ps(l[2], l[3]); /* z2 z3 w2 w3 */
+        x[0] = _mm256_shuffle_ps(u0, u1, _MM_SHUFFLE(1, 0, 1, 0));
+        x[1] = _mm256_shuffle_ps(u0, u1, _MM_SHUFFLE(3, 2, 3, 2));
+        x[2] = _mm256_shuffle_ps(u2, u3, _MM_SHUFFLE(1, 0, 1, 0));
+    }
+}
+
+/* 4x4 transpose of each 128-bit half: in[r] lane l (l < 4) -> out[l] lane r. */
+GPUSKIN__FAST_Y8 void gpuskin__y8_transpose4(gpuskin__y8 x0, gpuskin__y8 x1, gpuskin__y8 x2, gpuskin__y8 x3, gpuskin__y8 *o)
+{
+    const gpuskin__y8 u0 = _mm256_unpacklo_ps(x0, x1), u1 = _mm256_unpacklo_ps(x2, x3);
+    const gpuskin__y8 u2 = _mm256_unpackhi_ps(x0, x1), u3 = _mm256_unpackhi_ps(x2, x3);
+    o[0] = _mm256_shuffle_ps(u0, u1, _MM_SHUFFLE(1, 0, 1, 0));
+    o[1] = _mm256_shuffle_ps(u0, u1, _MM_SHUFFLE(3, 2, 3, 2));
+    o[2] = _mm256_shuffle_ps(u2, u3, _MM_SHUFFLE(1, 0, 1, 0));
+    o[3] = _mm256_shuffle_ps(u2, u3, _MM_SHUFFLE(3, 2, 3, 2));
+}
+
+GPUSKIN__FAST_Y8 void gpuskin__y8_store(float *dq, float *res, const gpuskin__y8 *q, const gpuskin__y8 *du,
+                                         const gpuskin__y8 *s)
+{
+    gpuskin__y8 qt[4], dt[4], st[4];
+    int k, row;
+    gpuskin__y8_transpose4(q[0], q[1], q[2], q[3], qt);
+    gpuskin__y8_transpose4(du[0], du[1], du[2], du[3], dt);
+    for (k = 0; k < 4; ++k) { /* joint k: real | dual, then joint k + 4 */
+        _mm256_storeu_ps(dq + 8 * k, _mm256_permute2f128_ps(qt[k], dt[k], 0x20));
+        _mm256_storeu_ps(dq + 8 * (k + 4), _mm256_permute2f128_ps(qt[k], dt[k], 0x31));
+    }
+    if (!res) return;
+    for (row = 0; row < 3; ++row) {
+        gpuskin__y8_transpose4(s[row], s[3 + row], s[6 + row], _mm256_setzero_ps(), st);
+        for (k = 0; k < 4; ++k) {
+            _mm_storeu_ps(res + 12 * k + 4 * row, _mm256_castps256_ps128(st[k]));
+            _mm_storeu_ps(res + 12 * (k + 4) + 4 * row, _mm256_extractf128_ps(st[k], 1));
+        }
+    }
+}
+
+/* Sixteen lanes as two AVX registers, for the reason gpuskin__v8 is two SSE2
+   ones: one register's chain of square roots and divisions leaves the core
+   waiting (eight lanes in one register ran no faster than gpuskin__v8). */
+typedef struct gpuskin__y16 { __m256 lo, hi; } gpuskin__y16;
+#define GPUSKIN__Y16_OP2(name)                                                                                         \
+    GPUSKIN__FAST_Y8 gpuskin__y16 gpuskin__y16_##name(gpuskin__y16 a, gpuskin__y16 b)                                  \
+    {                                                                                                                  \
+        gpuskin__y16 r;                                                                                                \
+        r.lo = gpuskin__y8_##name(a.lo, b.lo);                                                                         \
+        r.hi = gpuskin__y8_##name(a.hi, b.hi);                                                                         \
+        return r;                                                                                                      \
+    }
+GPUSKIN__Y16_OP2(add)
+GPUSKIN__Y16_OP2(sub)
+GPUSKIN__Y16_OP2(mul)
+GPUSKIN__Y16_OP2(div)
+GPUSKIN__Y16_OP2(max)
+GPUSKIN__Y16_OP2(and)
+GPUSKIN__Y16_OP2(or)
+GPUSKIN__Y16_OP2(andnot)
+GPUSKIN__Y16_OP2(xor)
+GPUSKIN__Y16_OP2(cmpgt)
+GPUSKIN__Y16_OP2(cmplt)
+GPUSKIN__Y16_OP2(cmple)
+GPUSKIN__Y16_OP2(cmpeq)
+#undef GPUSKIN__Y16_OP2
+GPUSKIN__FAST_Y8 gpuskin__y16 gpuskin__y16_set1(float x)
+{
+    gpuskin__y16 r;
+    r.lo = r.hi = _mm256_set1_ps(x);
+    return r;
+}
+GPUSKIN__FAST_Y8 gpuskin__y16 gpuskin__y16_sqrt(gpuskin__y16 a)
+{
+    a.lo = _mm256_sqrt_ps(a.lo);
+    a.hi = _mm256_sqrt_ps(a.hi);
+    return a;
+}
+GPUSKIN__FAST_Y8 gpuskin__y16 gpuskin__y16_sel(gpuskin__y16 mask, gpuskin__y16 a, gpuskin__y16 b)
+{
+    return gpuskin__y16_or(gpuskin__y16_and(mask, a), gpuskin__y16_andnot(mask, b));
+}
+GPUSKIN__FAST_Y8 gpuskin__y16 gpuskin__y16_abs(gpuskin__y16 v) { return gpuskin__y16_andnot(gpuskin__y16_set1(-0.0f), v); }
+GPUSKIN__FAST_Y8 int gpuskin__y16_mask(gpuskin__y16 v) { return _mm256_movemask_ps(v.lo) | _mm256_movemask_ps(v.hi) << 8; }
+GPUSKIN__FAST_Y8 void gpuskin__y16_load(const gpuskin_mat4 *m, gpuskin__y16 *a, gpuskin__y16 *t)
+{
+    gpuskin__y8 al[9], ah[9], tl[3], th[3];
+    int k;
+    gpuskin__y8_load(m, al, tl);
+    gpuskin__y8_load(m + 8, ah, th);
+    for (k = 0; k < 9; ++k) a[k].lo = al[k], a[k].hi = ah[k];
+    for (k = 0; k < 3; ++k) t[k].lo = tl[k], t[k].hi = th[k];
+}
+GPUSKIN__FAST_Y8 void gpuskin__y16_store(float *dq, float *res, const gpuskin__y16 *q, const gpuskin__y16 *du,
+                                          const gpuskin__y16 *s)
+{
+    gpuskin__y8 x[4 + 4 + 9];
+    int k, h;
+    for (h = 0; h < 2; ++h) {
+        for (k = 0; k < 4; ++k) x[k] = h ? q[k].hi : q[k].lo, x[4 + k] = h ? du[k].hi : du[k].lo;
+        for (k = 0; k < 9; ++k) x[8 + k] = h ? s[k].hi : s[k].lo;
+        gpuskin__y8_store(dq + 64 * h, res ? res + 96 * h : NULL, x, x + 4, x + 8);
+    }
+}
+
+/* Joints m[0..15]: as gpuskin__fast_split8_sse, sixteen lanes. */
+GPUSKIN__FAST_TARGET_AVX static int gpuskin__fast_split16_vex(const gpuskin_mat4 *m, float *dq, float *res, int *nonrigid)
+GPUSKIN__FAST_SPLIT_BODY(gpuskin__y16)
 #endif
 
 #endif /* GPUSKIN__FAST_SSE2 */
@@ -2472,30 +2632,30 @@ GPUSKIN_API gpuskin_result gpuskin_pack_dq_fast(const gpuskin_mat4 *palette, uin
                                                 uint32_t *out_method_word)
 {
 #ifdef GPUSKIN__FAST_SSE2
-    uint32_t j, l, word = GPUSKIN_METHOD_DQS;
-    int (*split8)(const gpuskin_mat4 *, float *, float *, int *) = gpuskin__fast_split8_sse;
+    uint32_t j, l, word = GPUSKIN_METHOD_DQS, step = 8;
+    int (*split_lanes)(const gpuskin_mat4 *, float *, float *, int *) = gpuskin__fast_split8_sse;
     if (!palette || !out_dq || !out_method_word) return GPUSKIN_ERROR_NULL_ARGUMENT;
     if (joint_count == 0 || joint_count > GPUSKIN_MAX_JOINTS) return GPUSKIN_ERROR_INVALID_COUNT;
-    if (split != GPUSKIN_SPLIT_GRAM_SCHMIDT) /* the polar split has no four-lane form */
+    if (split != GPUSKIN_SPLIT_GRAM_SCHMIDT) /* the polar split has no many-lane form */
         return gpuskin_pack_dq(palette, joint_count, split, out_dq, out_residual, out_method_word);
     /* gpuskin_mat4 is 16 packed floats (checked where the palettes path loads them) */
     if (!gpuskin__fast_all_finite4(palette[0].m, (size_t)joint_count * 4u)) return GPUSKIN_ERROR_NON_FINITE;
 #ifdef GPUSKIN__FAST_VEX
-    if (gpuskin__fast_cpu_has_avx()) split8 = gpuskin__fast_split8_vex;
+    if (gpuskin__fast_cpu_has_avx()) split_lanes = gpuskin__fast_split16_vex, step = 16;
 #endif
-    for (j = 0; j < joint_count; j += 8) {
-        const uint32_t lanes = joint_count - j < 8 ? joint_count - j : 8;
+    for (j = 0; j < joint_count; j += step) {
+        const uint32_t lanes = joint_count - j < step ? joint_count - j : step;
         float *dq = out_dq + (size_t)j * 8u, *res = out_residual ? out_residual + (size_t)j * 12u : NULL;
         int nonrigid, redo;
-        if (lanes == 8) {
-            redo = split8(palette + j, dq, res, &nonrigid);
+        if (lanes == step) {
+            redo = split_lanes(palette + j, dq, res, &nonrigid);
         } else { /* the last joints, padded with identities; only `lanes` are copied out */
-            gpuskin_mat4 m[8];
-            float dq8[64], res8[96];
-            for (l = 0; l < 8; ++l) m[l] = l < lanes ? palette[j + l] : gpuskin_mat4_identity();
-            redo = split8(m, dq8, res8, &nonrigid) & ((1 << lanes) - 1);
-            memcpy(dq, dq8, lanes * 8u * sizeof(float));
-            if (res) memcpy(res, res8, lanes * 12u * sizeof(float));
+            gpuskin_mat4 m[16];
+            float dq16[16 * 8], res16[16 * 12];
+            for (l = 0; l < step; ++l) m[l] = l < lanes ? palette[j + l] : gpuskin_mat4_identity();
+            redo = split_lanes(m, dq16, res16, &nonrigid) & ((1 << lanes) - 1);
+            memcpy(dq, dq16, lanes * 8u * sizeof(float));
+            if (res) memcpy(res, res16, lanes * 12u * sizeof(float));
         }
         for (l = 0; l < lanes; ++l) {
             if ((redo >> l) & 1) {

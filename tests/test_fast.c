@@ -959,6 +959,32 @@ static void tf_check_pack_dq_fast(const gpuskin_mat4 *m, uint32_t n, const char 
     CHECK_EQ_INT(gpuskin_pack_dq_fast(m, n, GPUSKIN_SPLIT_GRAM_SCHMIDT, dq2, NULL, &word2), GPUSKIN_SUCCESS);
     CHECK(memcmp(dq, dq2, n * 8 * sizeof(float)) == 0);
     CHECK_EQ_INT((int)word2, (int)want_word);
+#ifdef GPUSKIN__FAST_VEX
+    /* The AVX form (sixteen lanes) and the SSE2 form (eight) must give the same
+       bits, decisions included: on an AVX machine only the first runs above. */
+    if (gpuskin__fast_cpu_has_avx()) {
+        for (j = 0; j + 16 <= n; j += 16) {
+            float vdq[16 * 8], vres[16 * 12], sdq[16 * 8], sres[16 * 12];
+            int vnr, snr0, snr1, vredo, sredo;
+            vredo = gpuskin__fast_split16_vex(m + j, vdq, vres, &vnr);
+            sredo = gpuskin__fast_split8_sse(m + j, sdq, sres, &snr0);
+            sredo |= gpuskin__fast_split8_sse(m + j + 8, sdq + 64, sres + 96, &snr1) << 8;
+            CHECK_EQ_INT(vredo, sredo);
+            /* a redone lane's values are the reference's, not the lanes' */
+            for (k = 0; k < 16; ++k) {
+                if ((vredo >> k) & 1) continue;
+                if (((vnr >> k) & 1) != (((k < 8 ? snr0 : snr1) >> (k & 7)) & 1) ||
+                    memcmp(vdq + 8 * k, sdq + 8 * k, 8 * sizeof(float)) != 0 ||
+                    memcmp(vres + 12 * k, sres + 12 * k, 12 * sizeof(float)) != 0) {
+                    fprintf(stderr, "  %s: joint %u: the AVX and SSE2 splits differ\n", what, j + (uint32_t)k);
+                    CHECK(0);
+                    j = n;
+                    break;
+                }
+            }
+        }
+    }
+#endif
     free(dq);
     free(res);
     free(dq2);
@@ -979,7 +1005,7 @@ static gpuskin_mat4 tf_near_rigid(double e, int entry)
 
 static void test_pack_dq_fast_random(void)
 {
-    static const uint32_t counts[] = {1, 2, 3, 7, 8, 9, 15, 16, 17, 19, 64, 130, GPUSKIN_MAX_JOINTS};
+    static const uint32_t counts[] = {1, 2, 3, 7, 8, 9, 15, 16, 17, 19, 31, 32, 33, 64, 130, GPUSKIN_MAX_JOINTS};
     size_t c;
     for (c = 0; c < sizeof counts / sizeof counts[0]; ++c) {
         const uint32_t n = counts[c];
