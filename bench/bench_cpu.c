@@ -551,6 +551,31 @@ static int body_dq(void *vc)
     return ok;
 }
 
+/* Memory floors: the same bytes as the palette passes moved by plain copies,
+   nothing computed. At 10,000 instances the arrays are far larger than the
+   caches, so this is what one core's memory traffic alone costs there. */
+static int body_floor_dq(void *vc)
+{
+    pal_ctx *c = (pal_ctx *)vc;
+    size_t j;
+    for (j = 0; j < (size_t)c->count * JOINTS; ++j) { /* read 64 B, write 32 + 48 B */
+        memcpy(c->dq + j * 8, c->pal[j].m, 8 * sizeof(float));
+        memcpy(c->res + j * 12, c->pal[j].m + 4, 12 * sizeof(float));
+    }
+    return 1;
+}
+
+static int body_floor_lbs(void *vc)
+{
+    pal_ctx *c = (pal_ctx *)vc;
+    size_t j;
+    for (j = 0; j < (size_t)c->count * JOINTS; ++j) { /* read a local pose (40 B), write 48 B */
+        memcpy(c->lbs + j * 12, &c->r->poses[j], sizeof(gpuskin_trs));
+        c->lbs[j * 12 + 10] = c->lbs[j * 12 + 11] = 1.0f;
+    }
+    return 1;
+}
+
 static void bench_palettes(void)
 {
     const uint32_t full_counts[] = {1, 64, 1024, 10000}, quick_counts[] = {1, 5, 64};
@@ -559,16 +584,16 @@ static void bench_palettes(void)
     int ci;
     if (!quick) {
         printf("\nPalettes, one thread, %d-joint skeleton (ns per joint, median of %d)\n", JOINTS, reps);
-        printf("%9s %12s %12s %10s %10s %10s %14s %14s\n", "instances", "build_pal.", "reference", "DQ fast", "DQ GS",
-               "DQ polar", "LBS bytes/fr", "DQ bytes/fr");
+        printf("%9s %12s %12s %10s %10s %10s %10s %10s %14s %14s\n", "instances", "build_pal.", "reference", "DQ fast",
+               "DQ GS", "DQ polar", "LBS floor", "DQ floor", "LBS bytes/fr", "DQ bytes/fr");
     }
     for (ci = 0; ci < ncounts; ++ci) {
         const uint32_t n = counts[ci];
         const double joints = (double)n * JOINTS;
         rig r;
         pal_ctx c;
-        stats sb, sr, sd, sp, sf;
-        int batch_b, batch_r, batch_d, batch_p, batch_f, ok;
+        stats sb, sr, sd, sp, sf, sfl, sfd;
+        int batch_b, batch_r, batch_d, batch_p, batch_f, batch_fl, batch_fd, ok;
         float *ref_dq;
         uint32_t *ref_words;
         char what[128];
@@ -622,6 +647,8 @@ static void bench_palettes(void)
         check(ok && err <= 2e-5 && memcmp(ref_words, c.words, n * sizeof(uint32_t)) == 0, what);
         free(ref_dq);
         free(ref_words);
+        sfl = time_batched(body_floor_lbs, pal_poison, &c, 1e-4, &batch_fl, &ok);
+        sfd = time_batched(body_floor_dq, dq_poison, &c, 1e-4, &batch_fd, &ok);
         c.split = GPUSKIN_SPLIT_POLAR;
         sp = time_batched(body_dq, dq_poison, &c, 1e-4, &batch_p, &ok);
         snprintf(what, sizeof what, "gpuskin_pack_dq (polar), %u instances", n);
@@ -635,15 +662,20 @@ static void bench_palettes(void)
                 "ns/joint");
         csv_row("dq-split-pack", "gpuskin_pack_dq gram-schmidt", n, 1, sd, batch_d, sd.median / joints * 1e9, "ns/joint");
         csv_row("dq-split-pack", "gpuskin_pack_dq polar", n, 1, sp, batch_p, sp.median / joints * 1e9, "ns/joint");
+        csv_row("memory-floor", "LBS: copy 40 B in, 48 B out per joint", n, 1, sfl, batch_fl, sfl.median / joints * 1e9,
+                "ns/joint");
+        csv_row("memory-floor", "DQ: copy 64 B in, 80 B out per joint", n, 1, sfd, batch_fd, sfd.median / joints * 1e9,
+                "ns/joint");
         if (!quick)
-            printf("%9u %12.2f %12.2f %10.2f %10.2f %10.2f %14.0f %14.0f\n", n, sb.median / joints * 1e9,
-                   sr.median / joints * 1e9, sf.median / joints * 1e9, sd.median / joints * 1e9, sp.median / joints * 1e9, joints * 48.0 + n * 4.0,
-                   joints * 32.0 + n * 4.0);
+            printf("%9u %12.2f %12.2f %10.2f %10.2f %10.2f %10.2f %10.2f %14.0f %14.0f\n", n, sb.median / joints * 1e9,
+                   sr.median / joints * 1e9, sf.median / joints * 1e9, sd.median / joints * 1e9, sp.median / joints * 1e9,
+                   sfl.median / joints * 1e9, sfd.median / joints * 1e9, joints * 48.0 + n * 4.0, joints * 32.0 + n * 4.0);
         free(c.pal); free(c.lbs); free(c.dq); free(c.res); free(c.words); free(ref_lbs);
         free_rig(&r);
     }
     if (!quick)
-        printf("targets: build_palettes <= 5 ns/joint; DQ split+pack (fast) <= 25 ns/joint. Upload a frame: LBS 48 B/joint,\n"
+        printf("targets: build_palettes <= 5 ns/joint; DQ split+pack (fast) <= 25 ns/joint. Floors: the same bytes copied,\n"
+               "nothing computed (memcpy per joint). Upload a frame: LBS 48 B/joint,\n"
                "DQS 32 B/joint rigid (80 with the residual), + 4 B/instance method word.\n");
 }
 

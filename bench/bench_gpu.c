@@ -1,6 +1,6 @@
 /* bench/bench_gpu.c - GPU throughput of gpuskin's Vulkan half.
 
-   usage: bench_gpu [--quick] [--csv PATH] [--reps N] [--model PATH.glb] [--max-instances N]
+   usage: bench_gpu [--quick] [--csv PATH] [--reps N] [--model PATH.glb] [--max-instances N] [--compute-only]
 
    One run, on the device vk_setup.h's rules pick (GPUSKIN_DEVICE=<name part>, else
    the first discrete GPU), with no validation layer:
@@ -22,6 +22,7 @@
    compared with the CPU oracle (gpuskin_skin_cpu).
 
    --quick: tiny sizes, for CI on lavapipe: every check, no figure asserted.
+   --compute-only: sections 1, 2 and 4 (for comparing kernels head to head).
    Ends "N passed, N failed". */
 #define _POSIX_C_SOURCE 200809L
 #include <volk.h>
@@ -1138,15 +1139,17 @@ int main(int argc, char **argv)
     const uint32_t full_counts[4] = {1, 64, 1024, 16384}, quick_counts[2] = {1, 3};
     const uint32_t draw_full[3] = {64, 1024, 16384}, draw_quick[1] = {3};
     mesh syn, cesium;
-    int i, have_cesium;
+    int i, have_cesium, compute_only = 0;
     for (i = 1; i < argc; ++i) {
         if (!strcmp(argv[i], "--quick")) quick = 1;
         else if (!strcmp(argv[i], "--csv") && i + 1 < argc) csv_path = argv[++i];
         else if (!strcmp(argv[i], "--reps") && i + 1 < argc) reps = atoi(argv[++i]);
         else if (!strcmp(argv[i], "--model") && i + 1 < argc) model_path = argv[++i];
         else if (!strcmp(argv[i], "--max-instances") && i + 1 < argc) max_instances = (uint32_t)atoi(argv[++i]);
+        else if (!strcmp(argv[i], "--compute-only")) compute_only = 1;
         else {
-            fprintf(stderr, "usage: %s [--quick] [--csv PATH] [--reps N] [--model PATH.glb] [--max-instances N]\n", argv[0]);
+            fprintf(stderr, "usage: %s [--quick] [--csv PATH] [--reps N] [--model PATH.glb] [--max-instances N] [--compute-only]\n",
+                    argv[0]);
             return 2;
         }
     }
@@ -1189,6 +1192,8 @@ int main(int argc, char **argv)
         mesh_upload(&cesium);
         report_memory(&cesium);
         bench_compute_mesh(&cesium, quick ? quick_counts : full_counts, quick ? 2 : 4);
+    }
+    if (have_cesium && !compute_only) {
         bench_draw(&cesium, quick ? draw_quick : draw_full, quick ? 1 : 3, quick ? 96 : 1920, quick ? 64 : 1080);
         /* The same crowd with the triangles reordered for the post-transform cache by
            Debian's meshoptimizer: what a host can do once at load time. */
@@ -1207,9 +1212,10 @@ int main(int argc, char **argv)
             }
         }
         mesh_free(&cesium);
-    } else {
+    } else if (!compute_only) {
         bench_draw(&syn, quick ? draw_quick : draw_full, 1, quick ? 96 : 1920, quick ? 64 : 1080);
     }
+    if (have_cesium && compute_only) mesh_free(&cesium);
     mesh_free(&syn);
 
     vkDestroyPipeline(vk.device, fill_pipeline, NULL);
