@@ -1524,8 +1524,10 @@ static gpuskin__affine gpuskin__blend_dqs(const float *dq, const float *residual
     return b;
 }
 
-/* n' = normalise(M^-T n) with M^-T = cofactor(M) / det(M); the plain 3x3 when the
-   determinant is zero or not finite (a wrong-ish normal beats a NaN). */
+/* n' = normalise(M^-T n) with M^-T = cofactor(M) / det(M); normalising removes
+   |det|, so the GLSL (and this) apply only det's sign. The plain 3x3 when the
+   determinant is ~0 or not finite (a wrong-ish normal beats a NaN). Normalised
+   by one reciprocal unless shorter than 1e-18 (see gpuskin_skin_normal). */
 static void gpuskin__skin_normal(const gpuskin__affine *b, const float *n, float *out)
 {
     const float a00 = b->r[0][0], a01 = b->r[0][1], a02 = b->r[0][2];
@@ -1537,20 +1539,19 @@ static void gpuskin__skin_normal(const gpuskin__affine *b, const float *n, float
     m[1][0] = a02 * a21 - a01 * a22; m[1][1] = a00 * a22 - a02 * a20; m[1][2] = a01 * a20 - a00 * a21;
     m[2][0] = a01 * a12 - a02 * a11; m[2][1] = a02 * a10 - a00 * a12; m[2][2] = a00 * a11 - a01 * a10;
     d = a00 * m[0][0] + a01 * m[0][1] + a02 * m[0][2];
-    if (fabsf(d) > 1e-20f && gpuskin__finite(d)) {
-        float inv = 1.0f / d;
-        for (row = 0; row < 3; ++row) {
-            m[row][0] *= inv; m[row][1] *= inv; m[row][2] *= inv;
-        }
-    } else {
+    if (!(fabsf(d) > 1e-20f && gpuskin__finite(d))) {
         for (row = 0; row < 3; ++row) {
             m[row][0] = b->r[row][0]; m[row][1] = b->r[row][1]; m[row][2] = b->r[row][2];
         }
     }
     for (row = 0; row < 3; ++row) out[row] = m[row][0] * n[0] + m[row][1] * n[1] + m[row][2] * n[2];
+    if (fabsf(d) > 1e-20f && gpuskin__finite(d) && d < 0.0f) {
+        out[0] = -out[0]; out[1] = -out[1]; out[2] = -out[2];
+    }
     len = sqrtf(out[0] * out[0] + out[1] * out[1] + out[2] * out[2]);
-    if (len > 1e-12f) {
-        out[0] /= len; out[1] /= len; out[2] /= len;
+    if (len > 1e-18f) {
+        const float inv = 1.0f / len;
+        out[0] *= inv; out[1] *= inv; out[2] *= inv;
     }
 }
 
@@ -1563,7 +1564,8 @@ static void gpuskin__skin_tangent(const gpuskin__affine *b, const float *t, floa
     for (row = 0; row < 3; ++row) out[row] = b->r[row][0] * t[0] + b->r[row][1] * t[1] + b->r[row][2] * t[2];
     len = sqrtf(out[0] * out[0] + out[1] * out[1] + out[2] * out[2]);
     if (len > 1e-12f) {
-        out[0] /= len; out[1] /= len; out[2] /= len;
+        const float inv = 1.0f / len;
+        out[0] *= inv; out[1] *= inv; out[2] *= inv;
     }
     out[3] = t[3];
 }
@@ -3011,11 +3013,11 @@ GPUSKIN__FAST_INLINE void gpuskin__fast_dq_to_affine(__m128 real[4], __m128 dual
 
 /* ---- applying the blended transforms, four vertices at a time ----------- */
 
-/* 1 / len where len > 1e-12, else 1: the oracle's "normalise unless ~0". */
-GPUSKIN__FAST_INLINE __m128 gpuskin__fast_inv_len(__m128 x, __m128 y, __m128 z)
+/* 1 / len where len > bar, else 1: the oracle's "normalise unless ~0". */
+GPUSKIN__FAST_INLINE __m128 gpuskin__fast_inv_len(__m128 x, __m128 y, __m128 z, float bar)
 {
     const __m128 len = _mm_sqrt_ps(_mm_add_ps(_mm_add_ps(_mm_mul_ps(x, x), _mm_mul_ps(y, y)), _mm_mul_ps(z, z)));
-    const __m128 big = _mm_cmpgt_ps(len, _mm_set1_ps(1e-12f));
+    const __m128 big = _mm_cmpgt_ps(len, _mm_set1_ps(bar));
     const __m128 one = _mm_set1_ps(1.0f);
     return _mm_or_ps(_mm_and_ps(big, _mm_div_ps(one, len)), _mm_andnot_ps(big, one));
 }
@@ -3030,10 +3032,10 @@ GPUSKIN__FAST_INLINE void gpuskin__fast_apply4(const gpuskin__fast_skin *f, size
     o2 = _mm_add_ps(_mm_add_ps(_mm_add_ps(_mm_mul_ps(m[2][0], x), _mm_mul_ps(m[2][1], y)), _mm_mul_ps(m[2][2], z)), m[2][3]);
     gpuskin__fast_store3x4(f->opos, f->opos_s, v0, o0, o1, o2);
     if (f->onrm) {
-        /* n' = cofactor(A) n / det(A), A = the 3x3; A itself where det is ~0 or not finite */
+        /* n' = sign(det(A)) cofactor(A) n, A = the 3x3; A itself where det is ~0 or not finite */
         const __m128 a00 = m[0][0], a01 = m[0][1], a02 = m[0][2], a10 = m[1][0], a11 = m[1][1], a12 = m[1][2];
         const __m128 a20 = m[2][0], a21 = m[2][1], a22 = m[2][2];
-        __m128 c00, c01, c02, c10, c11, c12, c20, c21, c22, d, ok, inv;
+        __m128 c00, c01, c02, c10, c11, c12, c20, c21, c22, d, ok, sgn;
         c00 = _mm_sub_ps(_mm_mul_ps(a11, a22), _mm_mul_ps(a12, a21));
         c01 = _mm_sub_ps(_mm_mul_ps(a12, a20), _mm_mul_ps(a10, a22));
         c02 = _mm_sub_ps(_mm_mul_ps(a10, a21), _mm_mul_ps(a11, a20));
@@ -3046,12 +3048,11 @@ GPUSKIN__FAST_INLINE void gpuskin__fast_apply4(const gpuskin__fast_skin *f, size
         d = _mm_add_ps(_mm_add_ps(_mm_mul_ps(a00, c00), _mm_mul_ps(a01, c01)), _mm_mul_ps(a02, c02));
         ok = _mm_and_ps(_mm_cmpgt_ps(_mm_andnot_ps(_mm_set1_ps(-0.0f), d), _mm_set1_ps(1e-20f)),
                         _mm_cmpeq_ps(_mm_sub_ps(d, d), _mm_setzero_ps()));
-        inv = _mm_div_ps(_mm_set1_ps(1.0f), d);
+        sgn = _mm_and_ps(d, _mm_set1_ps(-0.0f)); /* det's sign bit, flipped into the results */
         gpuskin__fast_load3x4(f->nrm, f->nrm_s, v0, f->n, &x, &y, &z);
-        /* (cofactor n) / det: the division applied to the 3 results, not the 9 entries */
-        o0 = _mm_mul_ps(_mm_add_ps(_mm_add_ps(_mm_mul_ps(c00, x), _mm_mul_ps(c01, y)), _mm_mul_ps(c02, z)), inv);
-        o1 = _mm_mul_ps(_mm_add_ps(_mm_add_ps(_mm_mul_ps(c10, x), _mm_mul_ps(c11, y)), _mm_mul_ps(c12, z)), inv);
-        o2 = _mm_mul_ps(_mm_add_ps(_mm_add_ps(_mm_mul_ps(c20, x), _mm_mul_ps(c21, y)), _mm_mul_ps(c22, z)), inv);
+        o0 = _mm_xor_ps(_mm_add_ps(_mm_add_ps(_mm_mul_ps(c00, x), _mm_mul_ps(c01, y)), _mm_mul_ps(c02, z)), sgn);
+        o1 = _mm_xor_ps(_mm_add_ps(_mm_add_ps(_mm_mul_ps(c10, x), _mm_mul_ps(c11, y)), _mm_mul_ps(c12, z)), sgn);
+        o2 = _mm_xor_ps(_mm_add_ps(_mm_add_ps(_mm_mul_ps(c20, x), _mm_mul_ps(c21, y)), _mm_mul_ps(c22, z)), sgn);
         if (_mm_movemask_ps(ok) != 0xF) { /* rare: a singular lane takes A itself */
             const __m128 p0 = _mm_add_ps(_mm_add_ps(_mm_mul_ps(a00, x), _mm_mul_ps(a01, y)), _mm_mul_ps(a02, z));
             const __m128 p1 = _mm_add_ps(_mm_add_ps(_mm_mul_ps(a10, x), _mm_mul_ps(a11, y)), _mm_mul_ps(a12, z));
@@ -3060,7 +3061,7 @@ GPUSKIN__FAST_INLINE void gpuskin__fast_apply4(const gpuskin__fast_skin *f, size
             o1 = _mm_or_ps(_mm_and_ps(ok, o1), _mm_andnot_ps(ok, p1));
             o2 = _mm_or_ps(_mm_and_ps(ok, o2), _mm_andnot_ps(ok, p2));
         }
-        s = gpuskin__fast_inv_len(o0, o1, o2);
+        s = gpuskin__fast_inv_len(o0, o1, o2, 1e-18f);
         gpuskin__fast_store3x4(f->onrm, f->onrm_s, v0, _mm_mul_ps(o0, s), _mm_mul_ps(o1, s), _mm_mul_ps(o2, s));
     }
     if (f->otan) {
@@ -3073,7 +3074,7 @@ GPUSKIN__FAST_INLINE void gpuskin__fast_apply4(const gpuskin__fast_skin *f, size
         o0 = _mm_add_ps(_mm_add_ps(_mm_mul_ps(m[0][0], t0), _mm_mul_ps(m[0][1], t1)), _mm_mul_ps(m[0][2], t2));
         o1 = _mm_add_ps(_mm_add_ps(_mm_mul_ps(m[1][0], t0), _mm_mul_ps(m[1][1], t1)), _mm_mul_ps(m[1][2], t2));
         o2 = _mm_add_ps(_mm_add_ps(_mm_mul_ps(m[2][0], t0), _mm_mul_ps(m[2][1], t1)), _mm_mul_ps(m[2][2], t2));
-        s = gpuskin__fast_inv_len(o0, o1, o2);
+        s = gpuskin__fast_inv_len(o0, o1, o2, 1e-12f);
         t0 = _mm_mul_ps(o0, s); t1 = _mm_mul_ps(o1, s); t2 = _mm_mul_ps(o2, s);
         _MM_TRANSPOSE4_PS(t0, t1, t2, t3);
         _mm_storeu_ps((float *)(void *)(f->otan + v0 * f->otan_s), t0);
@@ -3550,6 +3551,7 @@ GPUSKIN__VK_STATIC_ASSERT(sizeof(gpuskin__vk_draw_push) == 104 && sizeof(gpuskin
 #define GPUSKIN__VK_DRAW_POSED 0x2u
 #define GPUSKIN__VK_DRAW_POSED_NORMALS 0x4u
 #define GPUSKIN__VK_DRAW_POSED_TANGENTS 0x8u
+#define GPUSKIN__VK_SKIN_PAIRS 0x4u /* skin.comp: write float pairs (normals on, output 8-byte aligned) */
 #define GPUSKIN__VK_STREAM_NORMALS 0x1u
 #define GPUSKIN__VK_STREAM_TANGENTS 0x2u
 #define GPUSKIN__VK_LOCAL_SIZE 64u /* skin.comp's local_size_x */
@@ -4393,6 +4395,9 @@ GPUSKIN_API gpuskin_result gpuskin_cmd_skin(gpuskin_crowd *crowd, VkCommandBuffe
     GPUSKIN__VK_ZERO(push);
     push.frame = crowd->slots[desc->frame].address;
     push.output_flags = desc->output_flags;
+    /* Records with normals are an even number of floats; every chunk starts a whole
+       number of records in, so one test of the base address covers them all. */
+    if ((desc->output_flags & GPUSKIN_OUTPUT_NORMALS) && desc->output % 8u == 0) push.output_flags |= GPUSKIN__VK_SKIN_PAIRS;
     for (done = 0; done < desc->instance_count;) {
         uint32_t n = desc->instance_count - done;
         if (n > chunk_max) n = (uint32_t)chunk_max;

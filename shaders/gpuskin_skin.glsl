@@ -32,8 +32,10 @@
 //   as 0, as on a GPU that flushes denormals (Vulkan allows either);
 // - 1/sqrt(x), not inversesqrt(x): inversesqrt is allowed 2 ulp and drivers use a
 //   hardware approximation, which would be a difference the oracle cannot mirror;
-// - the normal matrix is cofactor(A)/det(A), spelled out, not inverse(): GLSL's
-//   inverse() has no precision requirement at all.
+// - the normal is sign(det(A)) cofactor(A) n, normalised (the inverse transpose
+//   up to the positive factor 1/|det| that normalising removes), spelled out,
+//   not inverse(): GLSL's inverse() has no precision requirement at all;
+// - normalising multiplies by 1/length (one reciprocal, not three divisions).
 
 #ifndef GPUSKIN_SKIN_GLSL
 #define GPUSKIN_SKIN_GLSL
@@ -136,6 +138,28 @@ gpuskin_Influences gpuskin_fetch_influences(gpuskin_Frame f, uint vertex)
     return inf;
 }
 
+// ---- Palette addresses -----------------------------------------------------
+// The frame's palette references and joint count, copied out of the frame once.
+// A compute shader that writes through another reference would otherwise load
+// them from the frame again after every store (the compiler cannot know that the
+// output does not overlap the frame), each time in front of the palette loads.
+struct gpuskin_Palettes {
+    gpuskin_Vec4s lbs;
+    gpuskin_Vec4s dq;
+    gpuskin_Vec4s residual;
+    uint joint_count;
+};
+
+gpuskin_Palettes gpuskin_load_palettes(gpuskin_Frame f)
+{
+    gpuskin_Palettes p;
+    p.lbs = f.lbs;
+    p.dq = f.dq;
+    p.residual = f.residual;
+    p.joint_count = f.joint_count;
+    return p;
+}
+
 // ---- The blended transform --------------------------------------------------
 // A 3x4 affine kept as its three ROWS, m[r] = row r: p' = vec4(p, 1) * m
 // (vector times matrix is a dot with each column, i.e. each row here). It is
@@ -147,7 +171,7 @@ mat3x4 gpuskin_identity_rows()
 
 // Linear blend: the weighted sum of the palette rows. An unweighted vertex gets
 // the identity, keeping its bind pose instead of collapsing to the origin.
-mat3x4 gpuskin_blend_lbs(gpuskin_Frame f, uint palette_base, gpuskin_Influences inf)
+mat3x4 gpuskin_blend_lbs(gpuskin_Palettes p, uint palette_base, gpuskin_Influences inf)
 {
     float norm = inf.norm;
     vec4 r0 = vec4(0.0), r1 = vec4(0.0), r2 = vec4(0.0);
@@ -156,9 +180,9 @@ mat3x4 gpuskin_blend_lbs(gpuskin_Frame f, uint palette_base, gpuskin_Influences 
         if (inf.weight[i] != 0.0) {
             float wi = inf.weight[i] * norm;
             uint b = (palette_base + inf.joint[i]) * 3u;
-            r0 += f.lbs.v[b + 0u] * wi;
-            r1 += f.lbs.v[b + 1u] * wi;
-            r2 += f.lbs.v[b + 2u] * wi;
+            r0 += p.lbs.v[b + 0u] * wi;
+            r1 += p.lbs.v[b + 1u] * wi;
+            r2 += p.lbs.v[b + 2u] * wi;
             contributed = true;
         }
     }
@@ -177,7 +201,7 @@ vec3 gpuskin_quat_rotate(vec4 q, vec3 v)
 // The antipodal pivot is the highest weight, the first on a tie (strict >
 // from 0), so both ends of a 0.5/0.5 ring agree on the sign convention. The
 // residual S is blended without the sign: a shear or scale has no antipode.
-mat3x4 gpuskin_blend_dq(gpuskin_Frame f, uint palette_base, gpuskin_Influences inf, bool use_residual)
+mat3x4 gpuskin_blend_dq(gpuskin_Palettes p, uint palette_base, gpuskin_Influences inf, bool use_residual)
 {
     float norm = inf.norm;
     int pivot = -1;
@@ -192,22 +216,22 @@ mat3x4 gpuskin_blend_dq(gpuskin_Frame f, uint palette_base, gpuskin_Influences i
     }
     if (pivot < 0) return gpuskin_identity_rows();
 
-    vec4 pr = f.dq.v[(palette_base + pivot_joint) * 2u];
+    vec4 pr = p.dq.v[(palette_base + pivot_joint) * 2u];
     vec4 real = vec4(0.0), du = vec4(0.0);
     vec3 s0 = vec3(0.0), s1 = vec3(0.0), s2 = vec3(0.0);
     for (int i = 0; i < gpuskin_K; ++i) {
         if (inf.weight[i] != 0.0) {
             float wi = inf.weight[i] * norm;
             uint j = palette_base + inf.joint[i];
-            vec4 ri = f.dq.v[j * 2u];
-            vec4 di = f.dq.v[j * 2u + 1u];
+            vec4 ri = p.dq.v[j * 2u];
+            vec4 di = p.dq.v[j * 2u + 1u];
             float sgn = dot(pr, ri) < 0.0 ? -1.0 : 1.0;
             real += ri * (wi * sgn);
             du += di * (wi * sgn);
             if (use_residual) {
-                s0 += f.residual.v[j * 3u + 0u].xyz * wi;
-                s1 += f.residual.v[j * 3u + 1u].xyz * wi;
-                s2 += f.residual.v[j * 3u + 2u].xyz * wi;
+                s0 += p.residual.v[j * 3u + 0u].xyz * wi;
+                s1 += p.residual.v[j * 3u + 1u].xyz * wi;
+                s2 += p.residual.v[j * 3u + 2u].xyz * wi;
             }
         }
     }
@@ -239,18 +263,22 @@ mat3x4 gpuskin_blend_dq(gpuskin_Frame f, uint palette_base, gpuskin_Influences i
     return mat3x4(vec4(a0, t.x), vec4(a1, t.y), vec4(a2, t.z));
 }
 
-// The blended transform of one (instance, vertex), per the instance's method word.
-// The branch is uniform within an instance. Ids gpuskin never writes (2..15,
-// reserved) fall through to LBS rather than to garbage.
-// The same from influences already fetched: one vertex skinned for several
-// instances reads its joints and weights once.
+// The blended transform of one (instance, vertex), per the instance's method word
+// (f.methods.v[instance]), from influences already fetched: one vertex skinned for
+// several instances reads its joints and weights once. The branch is uniform
+// within an instance. Ids gpuskin never writes (2..15, reserved) fall through to
+// LBS rather than to garbage.
+mat3x4 gpuskin_skin_transform_method(gpuskin_Palettes p, uint instance, uint method, gpuskin_Influences inf)
+{
+    uint palette_base = instance * p.joint_count;
+    if ((method & gpuskin_METHOD_ID_MASK) == gpuskin_METHOD_DQS)
+        return gpuskin_blend_dq(p, palette_base, inf, (method & gpuskin_METHOD_RESIDUAL_BIT) != 0u);
+    return gpuskin_blend_lbs(p, palette_base, inf);
+}
+
 mat3x4 gpuskin_skin_transform_influences(gpuskin_Frame f, uint instance, gpuskin_Influences inf)
 {
-    uint method = f.methods.v[instance];
-    uint palette_base = instance * f.joint_count;
-    if ((method & gpuskin_METHOD_ID_MASK) == gpuskin_METHOD_DQS)
-        return gpuskin_blend_dq(f, palette_base, inf, (method & gpuskin_METHOD_RESIDUAL_BIT) != 0u);
-    return gpuskin_blend_lbs(f, palette_base, inf);
+    return gpuskin_skin_transform_method(gpuskin_load_palettes(f), instance, f.methods.v[instance], inf);
 }
 
 mat3x4 gpuskin_skin_transform(gpuskin_Frame f, uint instance, uint vertex)
@@ -264,10 +292,15 @@ vec3 gpuskin_skin_point(mat3x4 m, vec3 p)
     return vec4(p, 1.0) * m;
 }
 
-// n' = inverse-transpose(A) n, A the 3x3 of m, as cofactor(A)/det(A); the rows of
-// cofactor(A) are cross(r1,r2), cross(r2,r0), cross(r0,r1) over A's rows r. A
-// singular, infinite or NaN determinant falls back to A itself: a wrong-ish
-// normal beats a NaN that drops the triangle. Renormalised unless ~0.
+// n' = inverse-transpose(A) n, normalised, A the 3x3 of m. inverse-transpose(A) is
+// cofactor(A)/det(A), and normalising removes |det|, so only det's sign is
+// applied: n' = normalise(sign(det) cofactor(A) n), one reciprocal a normal
+// instead of a division by det and three by the length. The rows of cofactor(A)
+// are cross(r1,r2), cross(r2,r0), cross(r0,r1) over A's rows r. A singular,
+// infinite or NaN determinant falls back to A itself: a wrong-ish normal beats a
+// NaN that drops the triangle. Renormalised unless its length is below 1e-18
+// (cofactors scale as A squared, so the bar sits far below any real mesh's
+// normals, and above where the length's square would leave normal floats).
 vec3 gpuskin_skin_normal(mat3x4 m, vec3 n)
 {
     vec3 r0 = m[0].xyz, r1 = m[1].xyz, r2 = m[2].xyz;
@@ -275,27 +308,23 @@ vec3 gpuskin_skin_normal(mat3x4 m, vec3 n)
     vec3 c1 = cross(r2, r0);
     vec3 c2 = cross(r0, r1);
     float d = dot(r0, c0);
+    vec3 o;
     if (abs(d) > 1e-20 && !isinf(d) && !isnan(d)) {
-        float inv = 1.0 / d;
-        c0 *= inv;
-        c1 *= inv;
-        c2 *= inv;
+        o = vec3(dot(c0, n), dot(c1, n), dot(c2, n));
+        if (d < 0.0) o = -o;
     } else {
-        c0 = r0;
-        c1 = r1;
-        c2 = r2;
+        o = vec3(dot(r0, n), dot(r1, n), dot(r2, n));
     }
-    vec3 o = vec3(dot(c0, n), dot(c1, n), dot(c2, n));
     float len = length(o);
-    return len > 1e-12 ? o / len : o;
+    return len > 1e-18 ? o * (1.0 / len) : o;
 }
 
-// t' = A t.xyz, renormalised by the normal's rule; the handedness w is kept.
+// t' = A t.xyz, renormalised unless shorter than 1e-12; the handedness w is kept.
 vec4 gpuskin_skin_tangent(mat3x4 m, vec4 t)
 {
     vec3 o = vec3(dot(m[0].xyz, t.xyz), dot(m[1].xyz, t.xyz), dot(m[2].xyz, t.xyz));
     float len = length(o);
-    return vec4(len > 1e-12 ? o / len : o, t.w);
+    return vec4(len > 1e-12 ? o * (1.0 / len) : o, t.w);
 }
 
 // ---- Bind-pose fetches ------------------------------------------------------

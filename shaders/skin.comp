@@ -6,6 +6,7 @@
 // vertex buffer or ray-tracing geometry as it is.
 #extension GL_EXT_buffer_reference : require
 #extension GL_GOOGLE_include_directive : require
+#extension GL_EXT_buffer_reference_uvec2 : require
 // The mesh's influence sets (1 or 2): the host builds one pipeline for each, so a
 // 4-influence mesh runs loops of 4 the compiler can unroll, not 8.
 layout(constant_id = 0) const uint gpuskin_SETS = 2u;
@@ -18,12 +19,15 @@ layout(local_size_x = 64) in;
 // pose are fetched once for all of them (gpuskin__VK_INSTANCES_PER_INVOCATION).
 const uint gpuskin_INSTANCES_PER_INVOCATION = 4u;
 
+// The output seen as float pairs, for records of an even number of floats.
+layout(buffer_reference, std430, buffer_reference_align = 8) writeonly buffer gpuskin_OutVec2s { vec2 v[]; };
+
 // Mirrored by gpuskin__vk_skin_push in gpuskin.h (32 bytes).
 layout(push_constant) uniform gpuskin_SkinPush {
     gpuskin_Frame frame;
     gpuskin_OutFloats out_floats;   // this dispatch's first instance lands at v[0]
     uint first_instance;            // palette instance of dispatch row 0
-    uint output_flags;              // bit 0 normals, bit 1 tangents
+    uint output_flags;              // bit 0 normals, bit 1 tangents, bit 2 pairs (GPUSKIN__VK_SKIN_PAIRS)
     uint instance_count;            // instances in this dispatch
     uint pad0;
 } pc;
@@ -34,9 +38,23 @@ void main()
     uint vertex_count = f.vertex_count;
     bool normals = (pc.output_flags & 1u) != 0u;
     bool tangents = (pc.output_flags & 2u) != 0u;
+    // Records with normals are 6 or 10 floats; when the output is 8-byte aligned
+    // they go out as 3 or 5 float pairs instead of 6 or 10 single floats. A
+    // warp's scalar store at a 24-byte stride touches every 32-byte sector of its
+    // span for 4 bytes each, so pairs halve the sector writes to L2 and the store
+    // instructions.
+    bool pairs = (pc.output_flags & 4u) != 0u;
+    gpuskin_OutVec2s out2 = gpuskin_OutVec2s(uvec2(pc.out_floats));
     uint stride = 3u + (normals ? 3u : 0u) + (tangents ? 4u : 0u);
     uint row0 = gl_WorkGroupID.y * gpuskin_INSTANCES_PER_INVOCATION;
     uint rows = min(gpuskin_INSTANCES_PER_INVOCATION, pc.instance_count - row0);
+    // Palette addresses and the instances' method words, read before any store
+    // (see gpuskin_Palettes): the loop below then starts each instance with its
+    // palette loads, not with loads of where the palette is.
+    gpuskin_Palettes pal = gpuskin_load_palettes(f);
+    uint method[gpuskin_INSTANCES_PER_INVOCATION];
+    for (uint k = 0u; k < gpuskin_INSTANCES_PER_INVOCATION; ++k)
+        method[k] = k < rows ? f.methods.v[pc.first_instance + row0 + k] : 0u;
     // A grid-stride loop: the host caps the x groups at the device limit, so any
     // vertex count fits one dispatch row.
     uint step = gl_NumWorkGroups.x * gl_WorkGroupSize.x;
@@ -47,9 +65,22 @@ void main()
         vec4 bt = tangents ? gpuskin_bind_tangent(f, v) : vec4(0.0);
         for (uint k = 0u; k < rows; ++k) {
             uint row = row0 + k;
-            mat3x4 m = gpuskin_skin_transform_influences(f, pc.first_instance + row, inf);
+            mat3x4 m = gpuskin_skin_transform_method(pal, pc.first_instance + row, method[k], inf);
             uint o = (row * vertex_count + v) * stride;
             vec3 p = gpuskin_skin_point(m, bp);
+            if (pairs) {  // normals are on
+                vec3 n = gpuskin_skin_normal(m, bn);
+                uint o2 = o >> 1u;
+                out2.v[o2 + 0u] = p.xy;
+                out2.v[o2 + 1u] = vec2(p.z, n.x);
+                out2.v[o2 + 2u] = n.yz;
+                if (tangents) {
+                    vec4 t = gpuskin_skin_tangent(m, bt);
+                    out2.v[o2 + 3u] = t.xy;
+                    out2.v[o2 + 4u] = t.zw;
+                }
+                continue;
+            }
             pc.out_floats.v[o + 0u] = p.x;
             pc.out_floats.v[o + 1u] = p.y;
             pc.out_floats.v[o + 2u] = p.z;

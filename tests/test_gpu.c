@@ -254,6 +254,7 @@ typedef struct tg_case {
     uint32_t output_flags;
     gpuskin_split_method split;
     uint32_t first, count; /* dispatch range; count 0 = all */
+    uint32_t out_offset;   /* bytes between the output buffer's start and the output (a multiple of 4) */
     float phase, bend;
 } tg_case;
 
@@ -432,20 +433,21 @@ static void tg_compute_case(const tg_case *c, const char *name, uint32_t *residu
     memset(&out, 0, sizeof out);
     if (!tg_world_create(&w, c, 2)) goto done;
     tg_upload(&w, c, 1);
-    CHECK_EQ_INT(tg_readback_buffer((VkDeviceSize)count * w.m.vertex_count * stride, &out), VK_SUCCESS);
+    CHECK_EQ_INT(tg_readback_buffer((VkDeviceSize)count * w.m.vertex_count * stride + c->out_offset, &out), VK_SUCCESS);
     if (!out.mapped || vks_begin(&vk, &cmd) != VK_SUCCESS) goto done;
     CHECK_EQ_INT(gpuskin_cmd_upload_mesh(w.mesh, cmd), GPUSKIN_SUCCESS);
     memset(&sd, 0, sizeof sd);
     sd.frame = 1;
     sd.first_instance = c->first;
     sd.instance_count = count;
-    sd.output = out.address;
-    sd.output_size = out.size;
+    sd.output = out.address + c->out_offset;
+    sd.output_size = out.size - c->out_offset;
     sd.output_flags = c->output_flags;
     CHECK_EQ_INT(gpuskin_cmd_skin(w.crowd, cmd, &sd), GPUSKIN_SUCCESS);
     tg_barrier_to_host(cmd, out.buffer);
     CHECK_EQ_INT(vks_submit_wait(&vk, cmd), VK_SUCCESS);
-    tg_compare(&w, c, c->first, count, c->output_flags, (const float *)out.mapped, &max_pos, &max_dir);
+    tg_compare(&w, c, c->first, count, c->output_flags, (const float *)(const void *)((const char *)out.mapped + c->out_offset),
+               &max_pos, &max_dir);
     if (residual_instances) {
         *residual_instances = 0;
         for (i = 0; i < c->instances; ++i) *residual_instances += (w.words[i] & GPUSKIN_METHOD_RESIDUAL_BIT) != 0;
@@ -484,6 +486,28 @@ static void test_compute_many_joints(void)
     tg_compute_case(&c, "130 joints, mixed", NULL);
     c.sets = 2;
     tg_compute_case(&c, "130 joints, 8 influences", NULL);
+}
+
+/* skin.comp writes records with normals as float pairs when the output address
+   is 8-byte aligned, and float by float otherwise: both, inside a buffer. */
+static void test_compute_output_alignment(void)
+{
+    tg_case c = tg_default_case();
+    c.instances = 6;
+    c.methods = tg_methods_mixed;
+    c.kind = TG_SCALED;
+    c.tangents = 1;
+    c.out_offset = 4; /* 4-byte aligned only: single floats */
+    tg_compute_case(&c, "output at +4, nrm", NULL);
+    c.output_flags = GPUSKIN_OUTPUT_NORMALS | GPUSKIN_OUTPUT_TANGENTS;
+    tg_compute_case(&c, "output at +4, nrm+tan", NULL);
+    c.out_offset = 8; /* pairs, not at the buffer's start */
+    tg_compute_case(&c, "output at +8, nrm+tan", NULL);
+    c.output_flags = GPUSKIN_OUTPUT_TANGENTS; /* 7 floats a record: single floats */
+    tg_compute_case(&c, "output at +8, tan only", NULL);
+    c.output_flags = 0;
+    c.out_offset = 12;
+    tg_compute_case(&c, "output at +12, positions", NULL);
 }
 
 static void test_compute_dqs_rigid(void)
@@ -1599,6 +1623,7 @@ int main(int argc, char **argv)
     RUN_TEST(test_output_stride);
     RUN_TEST(test_compute_lbs);
     RUN_TEST(test_compute_many_joints);
+    RUN_TEST(test_compute_output_alignment);
     RUN_TEST(test_compute_dqs_rigid);
     RUN_TEST(test_compute_dqs_residual);
     RUN_TEST(test_compute_mixed_crowd);
