@@ -41,7 +41,9 @@ step() { # step NAME LIMIT_S LOG COMMAND...: runs with a time limit, records rc 
 
 {
     echo "date: $(date -u '+%Y-%m-%d %H:%M:%S UTC')"
-    echo "commit: $(git rev-parse HEAD 2>/dev/null || echo unknown)"
+    # The device's copy of the tree may carry a stale .git: the commit the binaries
+    # were built from is the one `make build/bench-libs` wrote next to them.
+    echo "binaries built from: $(cat build/bench-libs/build-commit.txt 2>/dev/null || echo unknown)"
     echo "uname: $(uname -a)"
     grep -m1 'model name' /proc/cpuinfo
     echo "cpus: $(nproc)"

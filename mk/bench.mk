@@ -93,3 +93,4 @@ bench-gpu: $(BUILD)/bench_gpu
 build/bench-libs: $(BUILD)/test_gpu $(BUILD)/bench_gpu
 	mkdir -p $@
 	for lib in $$(ldd $(BUILD)/test_gpu $(BUILD)/bench_gpu | awk '/libstb|libmeshoptimizer/ {print $$3}' | sort -u); do cp -L $$lib $@/; done
+	{ git rev-parse HEAD && git status --porcelain --untracked-files=no | sed 's/^/modified: /'; } > $@/build-commit.txt 2>/dev/null || true
