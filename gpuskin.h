@@ -2568,6 +2568,28 @@ GPUSKIN__FAST_TARGET_AVX static int gpuskin__fast_split16_vex(const gpuskin_mat4
 GPUSKIN__FAST_SPLIT_BODY(gpuskin__y16)
 #endif
 
+#ifndef GPUSKIN_NO_VULKAN
+/* gpuskin_pack_lbs with 16-byte stores: the same bytes (data movement only).
+   gpuskin_crowd_upload writes straight into mapped GPU memory, where the store
+   width matters: each store may become its own bus write. */
+static gpuskin_result gpuskin__fast_pack_lbs(const gpuskin_mat4 *palette, uint32_t joint_count, float *out)
+{
+    uint32_t j;
+    if (!palette || !out) return GPUSKIN_ERROR_NULL_ARGUMENT;
+    if (joint_count == 0 || joint_count > GPUSKIN_MAX_JOINTS) return GPUSKIN_ERROR_INVALID_COUNT;
+    if (!gpuskin__fast_all_finite4(palette[0].m, (size_t)joint_count * 4u)) return GPUSKIN_ERROR_NON_FINITE;
+    for (j = 0; j < joint_count; ++j) {
+        __m128 c0 = _mm_loadu_ps(palette[j].m), c1 = _mm_loadu_ps(palette[j].m + 4);
+        __m128 c2 = _mm_loadu_ps(palette[j].m + 8), c3 = _mm_loadu_ps(palette[j].m + 12);
+        _MM_TRANSPOSE4_PS(c0, c1, c2, c3); /* rows 0..3; row 3 is not packed */
+        _mm_storeu_ps(out + 12u * j, c0);
+        _mm_storeu_ps(out + 12u * j + 4u, c1);
+        _mm_storeu_ps(out + 12u * j + 8u, c2);
+    }
+    return GPUSKIN_SUCCESS;
+}
+#endif /* GPUSKIN_NO_VULKAN */
+
 #endif /* GPUSKIN__FAST_SSE2 */
 
 GPUSKIN_API gpuskin_result gpuskin_build_palettes(const gpuskin_palette_batch_desc *desc)
@@ -4339,7 +4361,11 @@ GPUSKIN_API gpuskin_result gpuskin_crowd_upload(gpuskin_crowd *crowd, const gpus
                 memcpy(residual + i * J * GPUSKIN_RESIDUAL_FLOATS_PER_JOINT, crowd->residual_scratch,
                        J * GPUSKIN_RESIDUAL_FLOATS_PER_JOINT * sizeof(float));
         } else {
+#ifdef GPUSKIN__FAST_SSE2
+            r = gpuskin__fast_pack_lbs(palette, (uint32_t)J, lbs + i * J * GPUSKIN_LBS_FLOATS_PER_JOINT);
+#else
             r = gpuskin_pack_lbs(palette, (uint32_t)J, lbs + i * J * GPUSKIN_LBS_FLOATS_PER_JOINT);
+#endif
         }
         if (r != GPUSKIN_SUCCESS) return r;
         methods[i] = word;

@@ -1092,6 +1092,43 @@ static void test_pack_dq_fast_thresholds(void)
     }
 }
 
+/* gpuskin_crowd_upload's LBS packer (16-byte stores) writes gpuskin_pack_lbs's
+   bytes, and on a non-finite palette returns its error having written nothing. */
+static void test_fast_pack_lbs(void)
+{
+#if defined(GPUSKIN__FAST_SSE2) && !defined(GPUSKIN_NO_VULKAN)
+    static const uint32_t counts[] = {1, 3, 64, 130};
+    size_t c;
+    for (c = 0; c < sizeof counts / sizeof counts[0]; ++c) {
+        const uint32_t n = counts[c];
+        gpuskin_mat4 *m = (gpuskin_mat4 *)malloc(n * sizeof *m);
+        float *a = (float *)malloc(n * 12 * sizeof(float)), *b = (float *)malloc(n * 12 * sizeof(float));
+        uint32_t j;
+        for (j = 0; j < n; ++j) m[j] = tf_matrix((int)tf_below(TF_KINDS));
+        memset(a, 0xFF, n * 12 * sizeof(float));
+        memset(b, 0xFF, n * 12 * sizeof(float));
+        CHECK_EQ_INT(gpuskin__fast_pack_lbs(m, n, a), GPUSKIN_SUCCESS);
+        CHECK_EQ_INT(gpuskin_pack_lbs(m, n, b), GPUSKIN_SUCCESS);
+        CHECK(memcmp(a, b, n * 12 * sizeof(float)) == 0);
+        m[n - 1].m[15] = (float)NAN; /* row 3 is not packed, but a NaN anywhere is an error */
+        memset(a, 0x5A, n * 12 * sizeof(float));
+        memcpy(b, a, n * 12 * sizeof(float));
+        CHECK_EQ_INT(gpuskin__fast_pack_lbs(m, n, a), GPUSKIN_ERROR_NON_FINITE);
+        CHECK_EQ_INT(gpuskin_pack_lbs(m, n, b), GPUSKIN_ERROR_NON_FINITE);
+        CHECK(memcmp(a, b, n * 12 * sizeof(float)) == 0); /* untouched */
+        free(m);
+        free(a);
+        free(b);
+    }
+    CHECK_EQ_INT(gpuskin__fast_pack_lbs(NULL, 1, NULL), GPUSKIN_ERROR_NULL_ARGUMENT);
+    {
+        gpuskin_mat4 one = gpuskin_mat4_identity();
+        float out[12];
+        CHECK_EQ_INT(gpuskin__fast_pack_lbs(&one, 0, out), GPUSKIN_ERROR_INVALID_COUNT);
+    }
+#endif
+}
+
 static void test_pack_dq_fast_errors(void)
 {
     gpuskin_mat4 m[11];
@@ -1145,5 +1182,6 @@ int main(int argc, char **argv)
     RUN_TEST(test_pack_dq_fast_random);
     RUN_TEST(test_pack_dq_fast_thresholds);
     RUN_TEST(test_pack_dq_fast_errors);
+    RUN_TEST(test_fast_pack_lbs);
     return TEST_REPORT();
 }
