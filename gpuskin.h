@@ -2175,51 +2175,50 @@ static int gpuskin__fast_palettes4(const gpuskin_palette_batch_desc *d, uint32_t
    divisions; with four lanes the core waits on it, with two independent halves
    interleaved op by op it has other work to do meanwhile. */
 typedef struct gpuskin__v8 { __m128 lo, hi; } gpuskin__v8;
-#define GPUSKIN__V8_OP2(name, intrinsic)                                                                               \
-    GPUSKIN__FAST_INLINE gpuskin__v8 gpuskin__v8_##name(gpuskin__v8 a, gpuskin__v8 b)                                  \
+
+/* The operations of a lane type T made of two registers (lo, hi) of a half type:
+   each applies `op` to both halves. Q is the function qualifier (the AVX forms
+   carry a target attribute). Used for gpuskin__v8 here and gpuskin__y16 below. */
+#define GPUSKIN__FAST_PAIR_OP2(Q, T, name, op)                                                                         \
+    Q T T##_##name(T a, T b)                                                                                           \
     {                                                                                                                  \
-        gpuskin__v8 r;                                                                                                 \
-        r.lo = intrinsic(a.lo, b.lo);                                                                                  \
-        r.hi = intrinsic(a.hi, b.hi);                                                                                  \
+        T r;                                                                                                           \
+        r.lo = op(a.lo, b.lo);                                                                                         \
+        r.hi = op(a.hi, b.hi);                                                                                         \
         return r;                                                                                                      \
     }
-GPUSKIN__V8_OP2(add, _mm_add_ps)
-GPUSKIN__V8_OP2(sub, _mm_sub_ps)
-GPUSKIN__V8_OP2(mul, _mm_mul_ps)
-GPUSKIN__V8_OP2(div, _mm_div_ps)
-GPUSKIN__V8_OP2(max, _mm_max_ps)
-GPUSKIN__V8_OP2(and, _mm_and_ps)
-GPUSKIN__V8_OP2(or, _mm_or_ps)
-GPUSKIN__V8_OP2(andnot, _mm_andnot_ps)
-GPUSKIN__V8_OP2(xor, _mm_xor_ps)
-GPUSKIN__V8_OP2(cmpgt, _mm_cmpgt_ps)
-GPUSKIN__V8_OP2(cmplt, _mm_cmplt_ps)
-GPUSKIN__V8_OP2(cmple, _mm_cmple_ps)
-GPUSKIN__V8_OP2(cmpeq, _mm_cmpeq_ps)
-#undef GPUSKIN__V8_OP2
+/* set1, sqrt, sel, abs and mask (the halves' sign bits, lo first; half_lanes a half). */
+#define GPUSKIN__FAST_PAIR_REST(Q, T, set1_op, sqrt_op, movemask_op, half_lanes)                                      \
+    Q T T##_set1(float x)                                                                                              \
+    {                                                                                                                  \
+        T r;                                                                                                           \
+        r.lo = r.hi = set1_op(x);                                                                                      \
+        return r;                                                                                                      \
+    }                                                                                                                  \
+    Q T T##_sqrt(T a)                                                                                                  \
+    {                                                                                                                  \
+        a.lo = sqrt_op(a.lo);                                                                                          \
+        a.hi = sqrt_op(a.hi);                                                                                          \
+        return a;                                                                                                      \
+    }                                                                                                                  \
+    Q T T##_sel(T mask, T a, T b) { return T##_or(T##_and(mask, a), T##_andnot(mask, b)); }                           \
+    Q T T##_abs(T v) { return T##_andnot(T##_set1(-0.0f), v); }                                                        \
+    Q int T##_mask(T v) { return movemask_op(v.lo) | movemask_op(v.hi) << (half_lanes); }
 
-GPUSKIN__FAST_INLINE gpuskin__v8 gpuskin__v8_set1(float x)
-{
-    gpuskin__v8 r;
-    r.lo = r.hi = _mm_set1_ps(x);
-    return r;
-}
-
-GPUSKIN__FAST_INLINE gpuskin__v8 gpuskin__v8_sqrt(gpuskin__v8 a)
-{
-    a.lo = _mm_sqrt_ps(a.lo);
-    a.hi = _mm_sqrt_ps(a.hi);
-    return a;
-}
-
-GPUSKIN__FAST_INLINE gpuskin__v8 gpuskin__v8_sel(gpuskin__v8 mask, gpuskin__v8 a, gpuskin__v8 b)
-{
-    return gpuskin__v8_or(gpuskin__v8_and(mask, a), gpuskin__v8_andnot(mask, b));
-}
-
-GPUSKIN__FAST_INLINE gpuskin__v8 gpuskin__v8_abs(gpuskin__v8 v) { return gpuskin__v8_andnot(gpuskin__v8_set1(-0.0f), v); }
-
-GPUSKIN__FAST_INLINE int gpuskin__v8_mask(gpuskin__v8 v) { return _mm_movemask_ps(v.lo) | _mm_movemask_ps(v.hi) << 4; }
+GPUSKIN__FAST_PAIR_OP2(GPUSKIN__FAST_INLINE, gpuskin__v8, add, _mm_add_ps)
+GPUSKIN__FAST_PAIR_OP2(GPUSKIN__FAST_INLINE, gpuskin__v8, sub, _mm_sub_ps)
+GPUSKIN__FAST_PAIR_OP2(GPUSKIN__FAST_INLINE, gpuskin__v8, mul, _mm_mul_ps)
+GPUSKIN__FAST_PAIR_OP2(GPUSKIN__FAST_INLINE, gpuskin__v8, div, _mm_div_ps)
+GPUSKIN__FAST_PAIR_OP2(GPUSKIN__FAST_INLINE, gpuskin__v8, max, _mm_max_ps)
+GPUSKIN__FAST_PAIR_OP2(GPUSKIN__FAST_INLINE, gpuskin__v8, and, _mm_and_ps)
+GPUSKIN__FAST_PAIR_OP2(GPUSKIN__FAST_INLINE, gpuskin__v8, or, _mm_or_ps)
+GPUSKIN__FAST_PAIR_OP2(GPUSKIN__FAST_INLINE, gpuskin__v8, andnot, _mm_andnot_ps)
+GPUSKIN__FAST_PAIR_OP2(GPUSKIN__FAST_INLINE, gpuskin__v8, xor, _mm_xor_ps)
+GPUSKIN__FAST_PAIR_OP2(GPUSKIN__FAST_INLINE, gpuskin__v8, cmpgt, _mm_cmpgt_ps)
+GPUSKIN__FAST_PAIR_OP2(GPUSKIN__FAST_INLINE, gpuskin__v8, cmplt, _mm_cmplt_ps)
+GPUSKIN__FAST_PAIR_OP2(GPUSKIN__FAST_INLINE, gpuskin__v8, cmple, _mm_cmple_ps)
+GPUSKIN__FAST_PAIR_OP2(GPUSKIN__FAST_INLINE, gpuskin__v8, cmpeq, _mm_cmpeq_ps)
+GPUSKIN__FAST_PAIR_REST(GPUSKIN__FAST_INLINE, gpuskin__v8, _mm_set1_ps, _mm_sqrt_ps, _mm_movemask_ps, 4)
 
 /* 1 when all n floats are finite: x - x is 0 for finite x and NaN otherwise. */
 static int gpuskin__fast_all_finite4(const float *v, size_t n_vec4)
@@ -2436,14 +2435,6 @@ GPUSKIN__Y8_OP2(cmplt, _mm256_cmp_ps(a, b, _CMP_LT_OS))
 GPUSKIN__Y8_OP2(cmple, _mm256_cmp_ps(a, b, _CMP_LE_OS))
 GPUSKIN__Y8_OP2(cmpeq, _mm256_cmp_ps(a, b, _CMP_EQ_OQ))
 #undef GPUSKIN__Y8_OP2
-GPUSKIN__FAST_Y8 gpuskin__y8 gpuskin__y8_set1(float x) { return _mm256_set1_ps(x); }
-GPUSKIN__FAST_Y8 gpuskin__y8 gpuskin__y8_sqrt(gpuskin__y8 a) { return _mm256_sqrt_ps(a); }
-GPUSKIN__FAST_Y8 gpuskin__y8 gpuskin__y8_sel(gpuskin__y8 mask, gpuskin__y8 a, gpuskin__y8 b)
-{
-    return _mm256_or_ps(_mm256_and_ps(mask, a), _mm256_andnot_ps(mask, b));
-}
-GPUSKIN__FAST_Y8 gpuskin__y8 gpuskin__y8_abs(gpuskin__y8 v) { return _mm256_andnot_ps(_mm256_set1_ps(-0.0f), v); }
-GPUSKIN__FAST_Y8 int gpuskin__y8_mask(gpuskin__y8 v) { return _mm256_movemask_ps(v); }
 
 /* Rows 0..2 of column c of joints 0..7: joint l's column in the low half and joint
    l + 4's in the high half, then one 4x4 transpose per half at once. */
@@ -2502,46 +2493,20 @@ GPUSKIN__FAST_Y8 void gpuskin__y8_store(float *dq, float *res, const gpuskin__y8
    ones: one register's chain of square roots and divisions leaves the core
    waiting (eight lanes in one register ran no faster than gpuskin__v8). */
 typedef struct gpuskin__y16 { __m256 lo, hi; } gpuskin__y16;
-#define GPUSKIN__Y16_OP2(name)                                                                                         \
-    GPUSKIN__FAST_Y8 gpuskin__y16 gpuskin__y16_##name(gpuskin__y16 a, gpuskin__y16 b)                                  \
-    {                                                                                                                  \
-        gpuskin__y16 r;                                                                                                \
-        r.lo = gpuskin__y8_##name(a.lo, b.lo);                                                                         \
-        r.hi = gpuskin__y8_##name(a.hi, b.hi);                                                                         \
-        return r;                                                                                                      \
-    }
-GPUSKIN__Y16_OP2(add)
-GPUSKIN__Y16_OP2(sub)
-GPUSKIN__Y16_OP2(mul)
-GPUSKIN__Y16_OP2(div)
-GPUSKIN__Y16_OP2(max)
-GPUSKIN__Y16_OP2(and)
-GPUSKIN__Y16_OP2(or)
-GPUSKIN__Y16_OP2(andnot)
-GPUSKIN__Y16_OP2(xor)
-GPUSKIN__Y16_OP2(cmpgt)
-GPUSKIN__Y16_OP2(cmplt)
-GPUSKIN__Y16_OP2(cmple)
-GPUSKIN__Y16_OP2(cmpeq)
-#undef GPUSKIN__Y16_OP2
-GPUSKIN__FAST_Y8 gpuskin__y16 gpuskin__y16_set1(float x)
-{
-    gpuskin__y16 r;
-    r.lo = r.hi = _mm256_set1_ps(x);
-    return r;
-}
-GPUSKIN__FAST_Y8 gpuskin__y16 gpuskin__y16_sqrt(gpuskin__y16 a)
-{
-    a.lo = _mm256_sqrt_ps(a.lo);
-    a.hi = _mm256_sqrt_ps(a.hi);
-    return a;
-}
-GPUSKIN__FAST_Y8 gpuskin__y16 gpuskin__y16_sel(gpuskin__y16 mask, gpuskin__y16 a, gpuskin__y16 b)
-{
-    return gpuskin__y16_or(gpuskin__y16_and(mask, a), gpuskin__y16_andnot(mask, b));
-}
-GPUSKIN__FAST_Y8 gpuskin__y16 gpuskin__y16_abs(gpuskin__y16 v) { return gpuskin__y16_andnot(gpuskin__y16_set1(-0.0f), v); }
-GPUSKIN__FAST_Y8 int gpuskin__y16_mask(gpuskin__y16 v) { return _mm256_movemask_ps(v.lo) | _mm256_movemask_ps(v.hi) << 8; }
+GPUSKIN__FAST_PAIR_OP2(GPUSKIN__FAST_Y8, gpuskin__y16, add, gpuskin__y8_add)
+GPUSKIN__FAST_PAIR_OP2(GPUSKIN__FAST_Y8, gpuskin__y16, sub, gpuskin__y8_sub)
+GPUSKIN__FAST_PAIR_OP2(GPUSKIN__FAST_Y8, gpuskin__y16, mul, gpuskin__y8_mul)
+GPUSKIN__FAST_PAIR_OP2(GPUSKIN__FAST_Y8, gpuskin__y16, div, gpuskin__y8_div)
+GPUSKIN__FAST_PAIR_OP2(GPUSKIN__FAST_Y8, gpuskin__y16, max, gpuskin__y8_max)
+GPUSKIN__FAST_PAIR_OP2(GPUSKIN__FAST_Y8, gpuskin__y16, and, gpuskin__y8_and)
+GPUSKIN__FAST_PAIR_OP2(GPUSKIN__FAST_Y8, gpuskin__y16, or, gpuskin__y8_or)
+GPUSKIN__FAST_PAIR_OP2(GPUSKIN__FAST_Y8, gpuskin__y16, andnot, gpuskin__y8_andnot)
+GPUSKIN__FAST_PAIR_OP2(GPUSKIN__FAST_Y8, gpuskin__y16, xor, gpuskin__y8_xor)
+GPUSKIN__FAST_PAIR_OP2(GPUSKIN__FAST_Y8, gpuskin__y16, cmpgt, gpuskin__y8_cmpgt)
+GPUSKIN__FAST_PAIR_OP2(GPUSKIN__FAST_Y8, gpuskin__y16, cmplt, gpuskin__y8_cmplt)
+GPUSKIN__FAST_PAIR_OP2(GPUSKIN__FAST_Y8, gpuskin__y16, cmple, gpuskin__y8_cmple)
+GPUSKIN__FAST_PAIR_OP2(GPUSKIN__FAST_Y8, gpuskin__y16, cmpeq, gpuskin__y8_cmpeq)
+GPUSKIN__FAST_PAIR_REST(GPUSKIN__FAST_Y8, gpuskin__y16, _mm256_set1_ps, _mm256_sqrt_ps, _mm256_movemask_ps, 8)
 GPUSKIN__FAST_Y8 void gpuskin__y16_load(const gpuskin_mat4 *m, gpuskin__y16 *a, gpuskin__y16 *t)
 {
     gpuskin__y8 al[9], ah[9], tl[3], th[3];
