@@ -2187,6 +2187,21 @@ typedef struct gpuskin__v8 { __m128 lo, hi; } gpuskin__v8;
         r.hi = op(a.hi, b.hi);                                                                                         \
         return r;                                                                                                      \
     }
+/* Every two-operand operation the split uses; OP(name) names the half type's one. */
+#define GPUSKIN__FAST_PAIR_OPS(Q, T, OP)                                                                               \
+    GPUSKIN__FAST_PAIR_OP2(Q, T, add, OP(add))                                                                         \
+    GPUSKIN__FAST_PAIR_OP2(Q, T, sub, OP(sub))                                                                         \
+    GPUSKIN__FAST_PAIR_OP2(Q, T, mul, OP(mul))                                                                         \
+    GPUSKIN__FAST_PAIR_OP2(Q, T, div, OP(div))                                                                         \
+    GPUSKIN__FAST_PAIR_OP2(Q, T, max, OP(max))                                                                         \
+    GPUSKIN__FAST_PAIR_OP2(Q, T, and, OP(and))                                                                         \
+    GPUSKIN__FAST_PAIR_OP2(Q, T, or, OP(or))                                                                           \
+    GPUSKIN__FAST_PAIR_OP2(Q, T, andnot, OP(andnot))                                                                   \
+    GPUSKIN__FAST_PAIR_OP2(Q, T, xor, OP(xor))                                                                         \
+    GPUSKIN__FAST_PAIR_OP2(Q, T, cmpgt, OP(cmpgt))                                                                     \
+    GPUSKIN__FAST_PAIR_OP2(Q, T, cmplt, OP(cmplt))                                                                     \
+    GPUSKIN__FAST_PAIR_OP2(Q, T, cmple, OP(cmple))                                                                     \
+    GPUSKIN__FAST_PAIR_OP2(Q, T, cmpeq, OP(cmpeq))
 /* set1, sqrt, sel, abs and mask (the halves' sign bits, lo first; half_lanes a half). */
 #define GPUSKIN__FAST_PAIR_REST(Q, T, set1_op, sqrt_op, movemask_op, half_lanes)                                      \
     Q T T##_set1(float x)                                                                                              \
@@ -2205,19 +2220,8 @@ typedef struct gpuskin__v8 { __m128 lo, hi; } gpuskin__v8;
     Q T T##_abs(T v) { return T##_andnot(T##_set1(-0.0f), v); }                                                        \
     Q int T##_mask(T v) { return movemask_op(v.lo) | movemask_op(v.hi) << (half_lanes); }
 
-GPUSKIN__FAST_PAIR_OP2(GPUSKIN__FAST_INLINE, gpuskin__v8, add, _mm_add_ps)
-GPUSKIN__FAST_PAIR_OP2(GPUSKIN__FAST_INLINE, gpuskin__v8, sub, _mm_sub_ps)
-GPUSKIN__FAST_PAIR_OP2(GPUSKIN__FAST_INLINE, gpuskin__v8, mul, _mm_mul_ps)
-GPUSKIN__FAST_PAIR_OP2(GPUSKIN__FAST_INLINE, gpuskin__v8, div, _mm_div_ps)
-GPUSKIN__FAST_PAIR_OP2(GPUSKIN__FAST_INLINE, gpuskin__v8, max, _mm_max_ps)
-GPUSKIN__FAST_PAIR_OP2(GPUSKIN__FAST_INLINE, gpuskin__v8, and, _mm_and_ps)
-GPUSKIN__FAST_PAIR_OP2(GPUSKIN__FAST_INLINE, gpuskin__v8, or, _mm_or_ps)
-GPUSKIN__FAST_PAIR_OP2(GPUSKIN__FAST_INLINE, gpuskin__v8, andnot, _mm_andnot_ps)
-GPUSKIN__FAST_PAIR_OP2(GPUSKIN__FAST_INLINE, gpuskin__v8, xor, _mm_xor_ps)
-GPUSKIN__FAST_PAIR_OP2(GPUSKIN__FAST_INLINE, gpuskin__v8, cmpgt, _mm_cmpgt_ps)
-GPUSKIN__FAST_PAIR_OP2(GPUSKIN__FAST_INLINE, gpuskin__v8, cmplt, _mm_cmplt_ps)
-GPUSKIN__FAST_PAIR_OP2(GPUSKIN__FAST_INLINE, gpuskin__v8, cmple, _mm_cmple_ps)
-GPUSKIN__FAST_PAIR_OP2(GPUSKIN__FAST_INLINE, gpuskin__v8, cmpeq, _mm_cmpeq_ps)
+#define GPUSKIN__FAST_SSE_OP(name) _mm_##name##_ps
+GPUSKIN__FAST_PAIR_OPS(GPUSKIN__FAST_INLINE, gpuskin__v8, GPUSKIN__FAST_SSE_OP)
 GPUSKIN__FAST_PAIR_REST(GPUSKIN__FAST_INLINE, gpuskin__v8, _mm_set1_ps, _mm_sqrt_ps, _mm_movemask_ps, 4)
 
 /* 1 when all n floats are finite: x - x is 0 for finite x and NaN otherwise. */
@@ -2493,19 +2497,8 @@ GPUSKIN__FAST_Y8 void gpuskin__y8_store(float *dq, float *res, const gpuskin__y8
    ones: one register's chain of square roots and divisions leaves the core
    waiting (eight lanes in one register ran no faster than gpuskin__v8). */
 typedef struct gpuskin__y16 { __m256 lo, hi; } gpuskin__y16;
-GPUSKIN__FAST_PAIR_OP2(GPUSKIN__FAST_Y8, gpuskin__y16, add, gpuskin__y8_add)
-GPUSKIN__FAST_PAIR_OP2(GPUSKIN__FAST_Y8, gpuskin__y16, sub, gpuskin__y8_sub)
-GPUSKIN__FAST_PAIR_OP2(GPUSKIN__FAST_Y8, gpuskin__y16, mul, gpuskin__y8_mul)
-GPUSKIN__FAST_PAIR_OP2(GPUSKIN__FAST_Y8, gpuskin__y16, div, gpuskin__y8_div)
-GPUSKIN__FAST_PAIR_OP2(GPUSKIN__FAST_Y8, gpuskin__y16, max, gpuskin__y8_max)
-GPUSKIN__FAST_PAIR_OP2(GPUSKIN__FAST_Y8, gpuskin__y16, and, gpuskin__y8_and)
-GPUSKIN__FAST_PAIR_OP2(GPUSKIN__FAST_Y8, gpuskin__y16, or, gpuskin__y8_or)
-GPUSKIN__FAST_PAIR_OP2(GPUSKIN__FAST_Y8, gpuskin__y16, andnot, gpuskin__y8_andnot)
-GPUSKIN__FAST_PAIR_OP2(GPUSKIN__FAST_Y8, gpuskin__y16, xor, gpuskin__y8_xor)
-GPUSKIN__FAST_PAIR_OP2(GPUSKIN__FAST_Y8, gpuskin__y16, cmpgt, gpuskin__y8_cmpgt)
-GPUSKIN__FAST_PAIR_OP2(GPUSKIN__FAST_Y8, gpuskin__y16, cmplt, gpuskin__y8_cmplt)
-GPUSKIN__FAST_PAIR_OP2(GPUSKIN__FAST_Y8, gpuskin__y16, cmple, gpuskin__y8_cmple)
-GPUSKIN__FAST_PAIR_OP2(GPUSKIN__FAST_Y8, gpuskin__y16, cmpeq, gpuskin__y8_cmpeq)
+#define GPUSKIN__FAST_Y8_OP(name) gpuskin__y8_##name
+GPUSKIN__FAST_PAIR_OPS(GPUSKIN__FAST_Y8, gpuskin__y16, GPUSKIN__FAST_Y8_OP)
 GPUSKIN__FAST_PAIR_REST(GPUSKIN__FAST_Y8, gpuskin__y16, _mm256_set1_ps, _mm256_sqrt_ps, _mm256_movemask_ps, 8)
 GPUSKIN__FAST_Y8 void gpuskin__y16_load(const gpuskin_mat4 *m, gpuskin__y16 *a, gpuskin__y16 *t)
 {
