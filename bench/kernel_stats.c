@@ -1,6 +1,7 @@
 /* bench/kernel_stats.c - what the driver's compiler made of gpuskin's compute kernel.
 
-   usage: kernel_stats            (GPUSKIN_DEVICE=<name part> picks a device)
+   usage: kernel_stats   (the device vk_setup.h's rules pick: GPUSKIN_DEVICE=<name part>,
+                          else the first discrete GPU)
 
    Builds skin.comp's pipelines (1 and 2 influence sets, as gpuskin_context_create
    does) with VK_KHR_pipeline_executable_properties' statistics captured, and prints
@@ -8,25 +9,14 @@
    whatever it offers). Occupancy follows from registers a thread, so this tells
    what benchmark timings can only hint at. A driver without the extension says so
    and the program exits 0 (lavapipe, for one). Diagnostic only: not part of the tests. */
+#define _POSIX_C_SOURCE 200809L
 #include <volk.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include "gpuskin_shaders.h" /* the SPIR-V blobs only */
-
-static int has_extension(VkPhysicalDevice pd, const char *name)
-{
-    uint32_t n = 0, i;
-    VkExtensionProperties *e;
-    int found = 0;
-    vkEnumerateDeviceExtensionProperties(pd, NULL, &n, NULL);
-    e = (VkExtensionProperties *)calloc(n ? n : 1, sizeof *e);
-    if (!e) return 0;
-    vkEnumerateDeviceExtensionProperties(pd, NULL, &n, e);
-    for (i = 0; i < n; ++i) found |= strcmp(e[i].extensionName, name) == 0;
-    free(e);
-    return found;
-}
+#define VK_SETUP_IMPLEMENTATION
+#include "examples/common/vk_setup.h"
 
 static void print_statistics(VkDevice dev, VkPipeline pipeline, const char *what)
 {
@@ -73,85 +63,34 @@ static void print_statistics(VkDevice dev, VkPipeline pipeline, const char *what
 
 int main(void)
 {
-    VkApplicationInfo app;
-    VkInstanceCreateInfo ici;
-    VkInstance instance;
-    VkPhysicalDevice pds[16], pd = VK_NULL_HANDLE;
-    VkPhysicalDeviceProperties p;
-    VkPhysicalDeviceVulkan12Features f12;
+    vks_options o;
+    vks_context vk;
     VkPhysicalDevicePipelineExecutablePropertiesFeaturesKHR fexe;
-    VkPhysicalDeviceFeatures2 f2;
-    VkDeviceQueueCreateInfo qci;
-    VkDeviceCreateInfo dci;
-    VkDevice dev;
     VkShaderModuleCreateInfo smci;
     VkShaderModule module;
     VkPushConstantRange range;
     VkPipelineLayoutCreateInfo lci;
     VkPipelineLayout layout;
-    const char *want = getenv("GPUSKIN_DEVICE"), *ext = VK_KHR_PIPELINE_EXECUTABLE_PROPERTIES_EXTENSION_NAME;
-    const float priority = 1.0f;
-    uint32_t n = 16, i, sets;
+    uint32_t sets;
 
-    if (volkInitialize() != VK_SUCCESS) {
-        printf("kernel_stats: no Vulkan loader\n");
-        return 1;
-    }
-    memset(&app, 0, sizeof app);
-    app.sType = VK_STRUCTURE_TYPE_APPLICATION_INFO;
-    app.pApplicationName = "gpuskin kernel_stats";
-    app.apiVersion = VK_API_VERSION_1_2;
-    memset(&ici, 0, sizeof ici);
-    ici.sType = VK_STRUCTURE_TYPE_INSTANCE_CREATE_INFO;
-    ici.pApplicationInfo = &app;
-    if (vkCreateInstance(&ici, NULL, &instance) != VK_SUCCESS) {
-        printf("kernel_stats: vkCreateInstance failed\n");
-        return 1;
-    }
-    volkLoadInstance(instance);
-    if (vkEnumeratePhysicalDevices(instance, &n, pds) < 0 || n == 0) {
-        printf("kernel_stats: no Vulkan device\n");
-        return 1;
-    }
-    for (i = 0; i < n && pd == VK_NULL_HANDLE; ++i) { /* as vk_setup.h: a named one, else the first discrete */
-        vkGetPhysicalDeviceProperties(pds[i], &p);
-        if (want ? strstr(p.deviceName, want) != NULL : p.deviceType == VK_PHYSICAL_DEVICE_TYPE_DISCRETE_GPU) pd = pds[i];
-    }
-    if (pd == VK_NULL_HANDLE) pd = pds[0];
-    vkGetPhysicalDeviceProperties(pd, &p);
-    printf("kernel_stats: %s (driver 0x%x)\n", p.deviceName, p.driverVersion);
-    if (!has_extension(pd, ext)) {
-        printf("kernel_stats: %s not offered by this driver: nothing to report\n", ext);
-        vkDestroyInstance(instance, NULL);
-        return 0;
-    }
     memset(&fexe, 0, sizeof fexe);
     fexe.sType = VK_STRUCTURE_TYPE_PHYSICAL_DEVICE_PIPELINE_EXECUTABLE_PROPERTIES_FEATURES_KHR;
     fexe.pipelineExecutableInfo = VK_TRUE;
-    memset(&f12, 0, sizeof f12);
-    f12.sType = VK_STRUCTURE_TYPE_PHYSICAL_DEVICE_VULKAN_1_2_FEATURES;
-    f12.bufferDeviceAddress = VK_TRUE; /* the kernel reads through device addresses */
-    f12.pNext = &fexe;
-    memset(&f2, 0, sizeof f2);
-    f2.sType = VK_STRUCTURE_TYPE_PHYSICAL_DEVICE_FEATURES_2;
-    f2.pNext = &f12;
-    memset(&qci, 0, sizeof qci);
-    qci.sType = VK_STRUCTURE_TYPE_DEVICE_QUEUE_CREATE_INFO;
-    qci.queueFamilyIndex = 0;
-    qci.queueCount = 1;
-    qci.pQueuePriorities = &priority;
-    memset(&dci, 0, sizeof dci);
-    dci.sType = VK_STRUCTURE_TYPE_DEVICE_CREATE_INFO;
-    dci.pNext = &f2;
-    dci.queueCreateInfoCount = 1;
-    dci.pQueueCreateInfos = &qci;
-    dci.enabledExtensionCount = 1;
-    dci.ppEnabledExtensionNames = &ext;
-    if (vkCreateDevice(pd, &dci, NULL, &dev) != VK_SUCCESS) {
-        printf("kernel_stats: vkCreateDevice failed\n");
+    memset(&o, 0, sizeof o);
+    o.quiet = 1;
+    o.app_name = "gpuskin kernel_stats";
+    o.device_extension = VK_KHR_PIPELINE_EXECUTABLE_PROPERTIES_EXTENSION_NAME;
+    o.device_extension_features = &fexe;
+    if (vks_create(&vk, &o) != VK_SUCCESS) {
+        printf("kernel_stats: no usable Vulkan device\n");
         return 1;
     }
-    volkLoadDevice(dev);
+    printf("kernel_stats: %s (driver 0x%x)\n", vk.properties.deviceName, vk.properties.driverVersion);
+    if (!vk.device_extension_enabled) {
+        printf("kernel_stats: %s not offered by this driver: nothing to report\n", o.device_extension);
+        vks_destroy(&vk);
+        return 0;
+    }
     memset(&smci, 0, sizeof smci);
     smci.sType = VK_STRUCTURE_TYPE_SHADER_MODULE_CREATE_INFO;
     smci.codeSize = gpuskin_spv_skin_comp_size;
@@ -163,9 +102,15 @@ int main(void)
     lci.sType = VK_STRUCTURE_TYPE_PIPELINE_LAYOUT_CREATE_INFO;
     lci.pushConstantRangeCount = 1;
     lci.pPushConstantRanges = &range;
-    if (vkCreateShaderModule(dev, &smci, NULL, &module) != VK_SUCCESS ||
-        vkCreatePipelineLayout(dev, &lci, NULL, &layout) != VK_SUCCESS) {
-        printf("kernel_stats: module or layout creation failed\n");
+    if (vkCreateShaderModule(vk.device, &smci, NULL, &module) != VK_SUCCESS) {
+        printf("kernel_stats: shader module creation failed\n");
+        vks_destroy(&vk);
+        return 1;
+    }
+    if (vkCreatePipelineLayout(vk.device, &lci, NULL, &layout) != VK_SUCCESS) {
+        printf("kernel_stats: pipeline layout creation failed\n");
+        vkDestroyShaderModule(vk.device, module, NULL);
+        vks_destroy(&vk);
         return 1;
     }
     for (sets = 1; sets <= 2; ++sets) {
@@ -187,17 +132,16 @@ int main(void)
         ci.stage.pName = "main";
         ci.stage.pSpecializationInfo = &spec;
         ci.layout = layout;
-        if (vkCreateComputePipelines(dev, VK_NULL_HANDLE, 1, &ci, NULL, &pipeline) != VK_SUCCESS) {
+        if (vkCreateComputePipelines(vk.device, VK_NULL_HANDLE, 1, &ci, NULL, &pipeline) != VK_SUCCESS) {
             printf("kernel_stats: pipeline for %u influence set(s) failed\n", sets);
             continue;
         }
         snprintf(what, sizeof what, "skin.comp, %u influence set%s", sets, sets == 1 ? "" : "s");
-        print_statistics(dev, pipeline, what);
-        vkDestroyPipeline(dev, pipeline, NULL);
+        print_statistics(vk.device, pipeline, what);
+        vkDestroyPipeline(vk.device, pipeline, NULL);
     }
-    vkDestroyPipelineLayout(dev, layout, NULL);
-    vkDestroyShaderModule(dev, module, NULL);
-    vkDestroyDevice(dev, NULL);
-    vkDestroyInstance(instance, NULL);
+    vkDestroyPipelineLayout(vk.device, layout, NULL);
+    vkDestroyShaderModule(vk.device, module, NULL);
+    vks_destroy(&vk);
     return 0;
 }

@@ -85,7 +85,7 @@ TEST_DEPS += $(BUILD)/bench_gpu
 # What the driver's compiler made of skin.comp (registers etc.), where the driver
 # offers VK_KHR_pipeline_executable_properties (NVIDIA does; lavapipe does not).
 # Built with everything so that it keeps compiling; run by hand.
-$(BUILD)/kernel_stats: bench/kernel_stats.c gpuskin_shaders.h $(BUILD)/volk.o | $(BUILD)
+$(BUILD)/kernel_stats: bench/kernel_stats.c gpuskin_shaders.h examples/common/vk_setup.h $(BUILD)/volk.o | $(BUILD)
 	$(CC) $(CFLAGS) -std=c99 $(WARN) -I. $< $(BUILD)/volk.o -o $@ $(VK_LIBS)
 
 all: $(BUILD)/kernel_stats

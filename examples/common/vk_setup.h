@@ -42,6 +42,10 @@ typedef struct vks_options {
     int validation;            /* Khronos validation + synchronization validation; fails if absent */
     int quiet;                 /* count messages without printing them */
     const char *app_name;      /* NULL = "gpuskin" */
+    /* One more device extension, enabled when the device offers it (NULL: none), and
+       its feature struct (NULL: none), chained into the enabled features then. */
+    const char *device_extension;
+    void *device_extension_features;
 } vks_options;
 
 typedef struct vks_context {
@@ -67,6 +71,7 @@ typedef struct vks_context {
        silently. */
     const char *expect;
     unsigned expected;
+    int device_extension_enabled; /* vks_options.device_extension was offered and enabled */
 } vks_context;
 
 /* Everything or nothing: on failure every object made so far is destroyed. */
@@ -323,10 +328,10 @@ static VkResult vks__create_instance(vks_context *vk, const vks_options *o)
     return vr;
 }
 
-static VkResult vks__create_device(vks_context *vk)
+static VkResult vks__create_device(vks_context *vk, const vks_options *options)
 {
     const float priority = 1.0f;
-    const char *extensions[2];
+    const char *extensions[3];
     uint32_t extension_count = 0;
     VkPhysicalDeviceVulkan13Features s13;
     VkPhysicalDeviceVulkan12Features s12;
@@ -384,6 +389,16 @@ static VkResult vks__create_device(vks_context *vk)
         }
     }
 
+    if (options->device_extension && vks__has_device_extension(vk->physical_device, options->device_extension)) {
+        extensions[extension_count++] = options->device_extension;
+        if (options->device_extension_features) {
+            VkBaseOutStructure *f = (VkBaseOutStructure *)options->device_extension_features;
+            f->pNext = (VkBaseOutStructure *)enabled.pNext;
+            enabled.pNext = f;
+        }
+        vk->device_extension_enabled = 1;
+    }
+
     memset(&qci, 0, sizeof qci);
     qci.sType = VK_STRUCTURE_TYPE_DEVICE_QUEUE_CREATE_INFO;
     qci.queueFamilyIndex = vk->queue_family;
@@ -436,7 +451,7 @@ VkResult vks_create(vks_context *vk, const vks_options *options)
         vkGetPhysicalDeviceProperties(vk->physical_device, &vk->properties);
         vkGetPhysicalDeviceMemoryProperties(vk->physical_device, &vk->memory);
         vk->queue_family = vks__queue_family(vk->physical_device);
-        vr = vks__create_device(vk);
+        vr = vks__create_device(vk, options);
     }
     if (vr != VK_SUCCESS) vks_destroy(vk);
     return vr;
