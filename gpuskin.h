@@ -585,7 +585,14 @@ typedef struct gpuskin_skin_dispatch_desc {
     VkDeviceAddress output;          /* >= instance_count * vertex_count * stride bytes */
     VkDeviceSize output_size;        /* checked against what the dispatch writes */
     uint32_t output_flags;           /* GPUSKIN_OUTPUT_* */
+    uint32_t kernel_flags;           /* GPUSKIN_KERNEL_*; 0 = chosen from the slot's methods */
+    uint32_t instances_per_invocation; /* 0 = chosen from the dispatch's size; or 4 or 8 */
 } gpuskin_skin_dispatch_desc;
+
+/* Record the kernel that reads each instance's method word even when the slot's
+   instances all have one method: for a command buffer recorded once and replayed
+   after uploads that may change which methods the instances have. */
+#define GPUSKIN_KERNEL_ANY_METHOD 0x1u
 
 /* Records the compute skinning of instances [first, first+count) into `output`
    (instance first_instance lands at the start of output). Barriers are the host's:
@@ -601,6 +608,19 @@ typedef struct gpuskin_skin_dispatch_desc {
    instance_count 0 records nothing. With normals, an 8-byte aligned output is
    written two floats at a time (measurably faster on an H200; 4-byte aligned
    works, float by float).
+   The kernel is chosen when this is recorded, from the method words the slot's
+   instances [first, first+count) hold then (the uploads so far): all LBS, or all
+   rigid DQS (no residual), gets a kernel without the other blend, which needs
+   fewer registers (on an H200 11 % and 24 % faster); anything else the kernel
+   that reads each instance's word. So a command buffer replayed after an upload
+   that changes those methods must be recorded again, or with
+   GPUSKIN_KERNEL_ANY_METHOD, or it skins those instances with the wrong method's
+   palette (still inside the slot: wrong shapes, never out-of-bounds reads).
+   Each invocation skins one vertex for 4 instances, or for 8 when the kernel is
+   specialised and the dispatch has >= 2^23 vertex-instances (faster there,
+   slower on small crowds); instances_per_invocation overrides it.
+   GPUSKIN_ERROR_INVALID_ARGUMENT also for an unknown kernel_flags bit or an
+   instances_per_invocation other than 0, 4 or 8.
    gpuskin's shaders reach memory only through buffer device addresses, which
    synchronization validation cannot see: it does not check these barriers. */
 GPUSKIN_API gpuskin_result gpuskin_cmd_skin(gpuskin_crowd *crowd, VkCommandBuffer cmd,
@@ -3537,7 +3557,19 @@ GPUSKIN__VK_STATIC_ASSERT(sizeof(gpuskin__vk_draw_push) == 104 && sizeof(gpuskin
 #define GPUSKIN__VK_STREAM_NORMALS 0x1u
 #define GPUSKIN__VK_STREAM_TANGENTS 0x2u
 #define GPUSKIN__VK_LOCAL_SIZE 64u /* skin.comp's local_size_x */
-#define GPUSKIN__VK_INSTANCES_PER_INVOCATION 4u /* skin.comp's gpuskin_INSTANCES_PER_INVOCATION */
+/* skin.comp's specialisations: gpuskin_ONLY_METHOD (which blends the kernel has)
+   and gpuskin_INSTANCES_PER_INVOCATION (4 or 8). */
+#define GPUSKIN__VK_KERNEL_ANY 0u       /* both blends, per instance method word */
+#define GPUSKIN__VK_KERNEL_LBS 1u       /* every instance LBS */
+#define GPUSKIN__VK_KERNEL_DQS_RIGID 2u /* every instance DQS without the residual */
+#define GPUSKIN__VK_KERNEL_KINDS 3u
+/* gpuskin_crowd's per-instance record of what its method word says. */
+#define GPUSKIN__VK_KIND_LBS 0u
+#define GPUSKIN__VK_KIND_DQS_RIGID 1u
+#define GPUSKIN__VK_KIND_DQS_RESIDUAL 2u
+/* A dispatch of at least this many vertex-instances takes 8 instances an
+   invocation when its kernel is specialised (measured on an H200: BENCHMARKS.md). */
+#define GPUSKIN__VK_EIGHT_PER_INVOCATION_FROM (1ull << 23)
 #define GPUSKIN__VK_HEADER_SIZE 96u /* the frame header, rounded up to 16 */
 #define GPUSKIN__VK_MIN_WEIGHT 1.17549435e-38f /* FLT_MIN: below it a weight counts as 0 */
 
@@ -3557,7 +3589,8 @@ struct gpuskin_context {
     int dynamic_rendering;
     VkPipelineLayout compute_layout;
     VkPipelineLayout draw_layout;
-    VkPipeline compute_pipelines[2]; /* skin.comp specialised for 1 and 2 influence sets */
+    /* skin.comp specialised: [influence sets - 1][GPUSKIN__VK_KERNEL_*][4 or 8 instances an invocation] */
+    VkPipeline compute_pipelines[2][GPUSKIN__VK_KERNEL_KINDS][2];
 };
 
 struct gpuskin_mesh {
@@ -3579,6 +3612,7 @@ struct gpuskin_crowd {
     VkDeviceSize methods, lbs, dq, residual; /* byte offsets in each slot buffer */
     VkDeviceSize slot_size;                  /* bytes used of each */
     gpuskin_buffer *slots;                   /* frames of them */
+    unsigned char *kinds;                    /* [frame][instance]: GPUSKIN__VK_KIND_* of its method word */
     float *residual_scratch;                 /* joint_count * 12: see gpuskin_crowd_upload */
 };
 
@@ -3899,25 +3933,46 @@ static gpuskin_result gpuskin__vk_create_layouts(gpuskin_context *ctx)
     return GPUSKIN_SUCCESS;
 }
 
+/* Every specialisation of skin.comp, made once here so that recording never
+   compiles: 2 influence-set counts x 3 kernels x 4 or 8 instances an invocation. */
+#define GPUSKIN__VK_COMPUTE_PIPELINES (2u * GPUSKIN__VK_KERNEL_KINDS * 2u)
+
+static void gpuskin__vk_destroy_compute_pipelines(gpuskin_context *ctx)
+{
+    VkPipeline *p = &ctx->compute_pipelines[0][0][0];
+    uint32_t i;
+    for (i = 0; i < GPUSKIN__VK_COMPUTE_PIPELINES; ++i) {
+        if (p[i] != VK_NULL_HANDLE) ctx->vk.vkDestroyPipeline(ctx->device, p[i], ctx->vk_allocation_callbacks);
+        p[i] = VK_NULL_HANDLE;
+    }
+}
+
 static gpuskin_result gpuskin__vk_create_compute_pipeline(gpuskin_context *ctx)
 {
-    static const uint32_t sets[2] = {1u, 2u};
+    /* constant_id 0: gpuskin_SETS, 1: gpuskin_ONLY_METHOD, 2: gpuskin_INSTANCES_PER_INVOCATION */
+    uint32_t values[GPUSKIN__VK_COMPUTE_PIPELINES][3];
+    VkComputePipelineCreateInfo ci[GPUSKIN__VK_COMPUTE_PIPELINES];
+    VkSpecializationMapEntry entries[3];
+    VkSpecializationInfo spec[GPUSKIN__VK_COMPUTE_PIPELINES];
     VkShaderModule module;
-    VkComputePipelineCreateInfo ci[2];
-    VkSpecializationMapEntry entry;
-    VkSpecializationInfo spec[2];
     VkResult vr;
-    int i;
+    uint32_t i;
     gpuskin_result r = gpuskin__vk_shader_module(ctx, gpuskin_spv_skin_comp, gpuskin_spv_skin_comp_size, &module);
     if (r != GPUSKIN_SUCCESS) return r;
-    entry.constantID = 0; /* gpuskin_SETS */
-    entry.offset = 0;
-    entry.size = sizeof(uint32_t);
-    for (i = 0; i < 2; ++i) {
-        spec[i].mapEntryCount = 1;
-        spec[i].pMapEntries = &entry;
-        spec[i].dataSize = sizeof(uint32_t);
-        spec[i].pData = &sets[i];
+    for (i = 0; i < 3; ++i) {
+        entries[i].constantID = i;
+        entries[i].offset = i * (uint32_t)sizeof(uint32_t);
+        entries[i].size = sizeof(uint32_t);
+    }
+    /* Pipeline i is compute_pipelines[sets - 1][kernel][eight], flattened. */
+    for (i = 0; i < GPUSKIN__VK_COMPUTE_PIPELINES; ++i) {
+        values[i][0] = 1u + i / (GPUSKIN__VK_KERNEL_KINDS * 2u);
+        values[i][1] = (i / 2u) % GPUSKIN__VK_KERNEL_KINDS;
+        values[i][2] = (i % 2u) ? 8u : 4u;
+        spec[i].mapEntryCount = 3;
+        spec[i].pMapEntries = entries;
+        spec[i].dataSize = sizeof values[i];
+        spec[i].pData = values[i];
         GPUSKIN__VK_ZERO(ci[i]);
         ci[i].sType = VK_STRUCTURE_TYPE_COMPUTE_PIPELINE_CREATE_INFO;
         ci[i].stage.sType = VK_STRUCTURE_TYPE_PIPELINE_SHADER_STAGE_CREATE_INFO;
@@ -3927,17 +3982,13 @@ static gpuskin_result gpuskin__vk_create_compute_pipeline(gpuskin_context *ctx)
         ci[i].stage.pSpecializationInfo = &spec[i];
         ci[i].layout = ctx->compute_layout;
     }
-    ctx->compute_pipelines[0] = ctx->compute_pipelines[1] = VK_NULL_HANDLE;
-    vr = ctx->vk.vkCreateComputePipelines(ctx->device, ctx->pipeline_cache, 2, ci, ctx->vk_allocation_callbacks,
-                                          ctx->compute_pipelines);
+    for (i = 0; i < GPUSKIN__VK_COMPUTE_PIPELINES; ++i) (&ctx->compute_pipelines[0][0][0])[i] = VK_NULL_HANDLE;
+    vr = ctx->vk.vkCreateComputePipelines(ctx->device, ctx->pipeline_cache, GPUSKIN__VK_COMPUTE_PIPELINES, ci,
+                                          ctx->vk_allocation_callbacks, &ctx->compute_pipelines[0][0][0]);
     ctx->vk.vkDestroyShaderModule(ctx->device, module, ctx->vk_allocation_callbacks);
     if (vr != VK_SUCCESS) {
         /* A failed batch may still have created some of its pipelines. */
-        for (i = 0; i < 2; ++i) {
-            if (ctx->compute_pipelines[i] != VK_NULL_HANDLE)
-                ctx->vk.vkDestroyPipeline(ctx->device, ctx->compute_pipelines[i], ctx->vk_allocation_callbacks);
-            ctx->compute_pipelines[i] = VK_NULL_HANDLE;
-        }
+        gpuskin__vk_destroy_compute_pipelines(ctx);
         return GPUSKIN_ERROR_VULKAN;
     }
     return GPUSKIN_SUCCESS;
@@ -3946,10 +3997,7 @@ static gpuskin_result gpuskin__vk_create_compute_pipeline(gpuskin_context *ctx)
 GPUSKIN_API void gpuskin_context_destroy(gpuskin_context *ctx)
 {
     if (!ctx) return;
-    if (ctx->compute_pipelines[0] != VK_NULL_HANDLE)
-        ctx->vk.vkDestroyPipeline(ctx->device, ctx->compute_pipelines[0], ctx->vk_allocation_callbacks);
-    if (ctx->compute_pipelines[1] != VK_NULL_HANDLE)
-        ctx->vk.vkDestroyPipeline(ctx->device, ctx->compute_pipelines[1], ctx->vk_allocation_callbacks);
+    gpuskin__vk_destroy_compute_pipelines(ctx);
     if (ctx->draw_layout != VK_NULL_HANDLE)
         ctx->vk.vkDestroyPipelineLayout(ctx->device, ctx->draw_layout, ctx->vk_allocation_callbacks);
     if (ctx->compute_layout != VK_NULL_HANDLE)
@@ -4192,6 +4240,7 @@ GPUSKIN_API void gpuskin_crowd_destroy(gpuskin_crowd *crowd)
         GPUSKIN_FREE(crowd->slots, crowd->ctx->alloc_user);
     }
     if (crowd->residual_scratch) GPUSKIN_FREE(crowd->residual_scratch, crowd->ctx->alloc_user);
+    if (crowd->kinds) GPUSKIN_FREE(crowd->kinds, crowd->ctx->alloc_user);
     GPUSKIN_FREE(crowd, crowd->ctx->alloc_user);
 }
 
@@ -4264,7 +4313,9 @@ GPUSKIN_API gpuskin_result gpuskin_crowd_create(gpuskin_context *ctx, const gpus
         (float *)GPUSKIN_MALLOC((size_t)crowd->joint_count * GPUSKIN_RESIDUAL_FLOATS_PER_JOINT * sizeof(float),
                                 ctx->alloc_user);
     crowd->slots = (gpuskin_buffer *)gpuskin__vk_calloc(ctx, sizeof(gpuskin_buffer) * crowd->frames);
-    if (!crowd->residual_scratch || !crowd->slots) r = GPUSKIN_ERROR_OUT_OF_MEMORY;
+    /* zeros: GPUSKIN__VK_KIND_LBS, as gpuskin__vk_slot_init's method words */
+    crowd->kinds = (unsigned char *)gpuskin__vk_calloc(ctx, (size_t)crowd->capacity * crowd->frames);
+    if (!crowd->residual_scratch || !crowd->slots || !crowd->kinds) r = GPUSKIN_ERROR_OUT_OF_MEMORY;
     for (f = 0; f < crowd->frames && r == GPUSKIN_SUCCESS; ++f) {
         r = gpuskin__vk_create_buffer(ctx, size, VK_BUFFER_USAGE_STORAGE_BUFFER_BIT, GPUSKIN_MEMORY_UPLOAD,
                                       &crowd->slots[f]);
@@ -4283,6 +4334,7 @@ GPUSKIN_API gpuskin_result gpuskin_crowd_upload(gpuskin_crowd *crowd, const gpus
     unsigned char *base;
     float *lbs, *dq, *residual;
     uint32_t *methods;
+    unsigned char *kinds;
     size_t J, i;
     gpuskin_result r;
 
@@ -4307,6 +4359,7 @@ GPUSKIN_API gpuskin_result gpuskin_crowd_upload(gpuskin_crowd *crowd, const gpus
     lbs = (float *)(void *)(base + crowd->lbs);
     dq = (float *)(void *)(base + crowd->dq);
     residual = (float *)(void *)(base + crowd->residual);
+    kinds = crowd->kinds + (size_t)desc->frame * crowd->capacity;
     for (i = 0; i < desc->instance_count; ++i) {
         const gpuskin_mat4 *palette = desc->palettes + i * J;
         uint32_t word = GPUSKIN_METHOD_LBS;
@@ -4327,6 +4380,9 @@ GPUSKIN_API gpuskin_result gpuskin_crowd_upload(gpuskin_crowd *crowd, const gpus
         }
         if (r != GPUSKIN_SUCCESS) return r;
         methods[i] = word;
+        kinds[i] = (unsigned char)((word & GPUSKIN_METHOD_ID_MASK) == GPUSKIN_METHOD_LBS ? GPUSKIN__VK_KIND_LBS
+                                   : (word & GPUSKIN_METHOD_RESIDUAL_BIT)               ? GPUSKIN__VK_KIND_DQS_RESIDUAL
+                                                                                        : GPUSKIN__VK_KIND_DQS_RIGID);
         if (desc->out_method_words) desc->out_method_words[i] = word;
     }
     return GPUSKIN_SUCCESS;
@@ -4346,7 +4402,8 @@ GPUSKIN_API gpuskin_result gpuskin_cmd_skin(gpuskin_crowd *crowd, VkCommandBuffe
     const gpuskin_context *ctx;
     gpuskin__vk_skin_push push;
     uint64_t record, per_instance, chunk_max;
-    uint32_t done, groups_x;
+    uint32_t done, groups_x, kernel, per_invocation, i, seen;
+    const unsigned char *kinds;
 
     if (!crowd || cmd == VK_NULL_HANDLE || !desc) return GPUSKIN_ERROR_NULL_ARGUMENT;
     ctx = crowd->ctx;
@@ -4354,6 +4411,10 @@ GPUSKIN_API gpuskin_result gpuskin_cmd_skin(gpuskin_crowd *crowd, VkCommandBuffe
     if (desc->first_instance > crowd->capacity || desc->instance_count > crowd->capacity - desc->first_instance)
         return GPUSKIN_ERROR_CAPACITY;
     if (desc->output_flags & ~(GPUSKIN_OUTPUT_NORMALS | GPUSKIN_OUTPUT_TANGENTS))
+        return GPUSKIN_ERROR_INVALID_ARGUMENT;
+    if ((desc->kernel_flags & ~GPUSKIN_KERNEL_ANY_METHOD) ||
+        (desc->instances_per_invocation != 0 && desc->instances_per_invocation != 4 &&
+         desc->instances_per_invocation != 8))
         return GPUSKIN_ERROR_INVALID_ARGUMENT;
     /* A stream the mesh does not have cannot be skinned into the output. */
     if (((desc->output_flags & GPUSKIN_OUTPUT_NORMALS) && !(crowd->mesh->streams & GPUSKIN__VK_STREAM_NORMALS)) ||
@@ -4368,16 +4429,32 @@ GPUSKIN_API gpuskin_result gpuskin_cmd_skin(gpuskin_crowd *crowd, VkCommandBuffe
     per_instance = record * crowd->vertex_count;
     if (desc->output_size / per_instance < desc->instance_count) return GPUSKIN_ERROR_INVALID_ARGUMENT;
 
-    /* One dispatch row (y) per INSTANCES_PER_INVOCATION instances; rows are capped by the device limit and by
+    /* The methods the range holds, as bits 1 << GPUSKIN__VK_KIND_*; stops at the
+       second kind seen, which already means the general kernel. */
+    kernel = GPUSKIN__VK_KERNEL_ANY;
+    if (!(desc->kernel_flags & GPUSKIN_KERNEL_ANY_METHOD)) {
+        kinds = crowd->kinds + (size_t)desc->frame * crowd->capacity + desc->first_instance;
+        seen = 1u << kinds[0];
+        for (i = 1; i < desc->instance_count && (seen & (seen - 1u)) == 0; ++i) seen |= 1u << kinds[i];
+        if (seen == 1u << GPUSKIN__VK_KIND_LBS) kernel = GPUSKIN__VK_KERNEL_LBS;
+        if (seen == 1u << GPUSKIN__VK_KIND_DQS_RIGID) kernel = GPUSKIN__VK_KERNEL_DQS_RIGID;
+    }
+    per_invocation = desc->instances_per_invocation;
+    if (per_invocation == 0)
+        per_invocation = kernel != GPUSKIN__VK_KERNEL_ANY &&
+                                 (uint64_t)crowd->vertex_count * desc->instance_count >= GPUSKIN__VK_EIGHT_PER_INVOCATION_FROM
+                             ? 8u
+                             : 4u;
+
+    /* One dispatch row (y) per per_invocation instances; rows are capped by the device limit and by
        32-bit float indexing within a dispatch, so a huge crowd takes several. */
     chunk_max = (uint64_t)UINT32_MAX / (per_instance / 4u);
-    if (chunk_max > (uint64_t)ctx->max_groups_y * GPUSKIN__VK_INSTANCES_PER_INVOCATION)
-        chunk_max = (uint64_t)ctx->max_groups_y * GPUSKIN__VK_INSTANCES_PER_INVOCATION;
+    if (chunk_max > (uint64_t)ctx->max_groups_y * per_invocation) chunk_max = (uint64_t)ctx->max_groups_y * per_invocation;
     groups_x = (crowd->vertex_count + GPUSKIN__VK_LOCAL_SIZE - 1u) / GPUSKIN__VK_LOCAL_SIZE;
     if (groups_x > ctx->max_groups_x) groups_x = ctx->max_groups_x; /* skin.comp strides over the rest */
 
     ctx->vk.vkCmdBindPipeline(cmd, VK_PIPELINE_BIND_POINT_COMPUTE,
-                              ctx->compute_pipelines[crowd->mesh->influence_sets == 2 ? 1 : 0]);
+                              ctx->compute_pipelines[crowd->mesh->influence_sets == 2 ? 1 : 0][kernel][per_invocation == 8u]);
     GPUSKIN__VK_ZERO(push);
     push.frame = crowd->slots[desc->frame].address;
     push.output_flags = desc->output_flags;
@@ -4391,8 +4468,7 @@ GPUSKIN_API gpuskin_result gpuskin_cmd_skin(gpuskin_crowd *crowd, VkCommandBuffe
         push.first_instance = desc->first_instance + done;
         push.instance_count = n;
         ctx->vk.vkCmdPushConstants(cmd, ctx->compute_layout, VK_SHADER_STAGE_COMPUTE_BIT, 0, sizeof push, &push);
-        ctx->vk.vkCmdDispatch(cmd, groups_x,
-                              (n + GPUSKIN__VK_INSTANCES_PER_INVOCATION - 1u) / GPUSKIN__VK_INSTANCES_PER_INVOCATION, 1);
+        ctx->vk.vkCmdDispatch(cmd, groups_x, (n + per_invocation - 1u) / per_invocation, 1);
         done += n;
     }
     return GPUSKIN_SUCCESS;

@@ -13,11 +13,18 @@ layout(constant_id = 0) const uint gpuskin_SETS = 2u;
 #define GPUSKIN_GLSL_MAX_SETS gpuskin_SETS
 #include "gpuskin_skin.glsl"
 
-layout(local_size_x = 64) in;
+// Which blend the kernel contains: 0 = both, chosen per instance by its method
+// word; 1 = LBS only; 2 = rigid DQS only. gpuskin_cmd_skin picks 1 or 2 when
+// every instance of the dispatch has that method: without the other method's
+// code the kernel needs fewer registers and no per-instance method words (on an
+// H200 the LBS kernel runs ~11 % faster, the rigid DQS one ~24 %; BENCHMARKS.md).
+layout(constant_id = 1) const uint gpuskin_ONLY_METHOD = 0u;
+// Instances one invocation skins in turn (4 or 8): a vertex's joints, weights and
+// bind pose are fetched once for all of them. More is faster on big dispatches
+// and slower on small ones, which then have too few invocations to fill the GPU.
+layout(constant_id = 2) const uint gpuskin_INSTANCES_PER_INVOCATION = 4u;
 
-// Instances one invocation skins in turn: a vertex's joints, weights and bind
-// pose are fetched once for all of them (gpuskin__VK_INSTANCES_PER_INVOCATION).
-const uint gpuskin_INSTANCES_PER_INVOCATION = 4u;
+layout(local_size_x = 64) in;
 
 // The output seen as float pairs, for records of an even number of floats.
 layout(buffer_reference, std430, buffer_reference_align = 8) writeonly buffer gpuskin_OutVec2s { vec2 v[]; };
@@ -54,7 +61,7 @@ void main()
     gpuskin_Palettes pal = gpuskin_load_palettes(f);
     uint method[gpuskin_INSTANCES_PER_INVOCATION];
     for (uint k = 0u; k < gpuskin_INSTANCES_PER_INVOCATION; ++k)
-        method[k] = k < rows ? f.methods.v[pc.first_instance + row0 + k] : 0u;
+        method[k] = gpuskin_ONLY_METHOD == 0u && k < rows ? f.methods.v[pc.first_instance + row0 + k] : 0u;
     // A grid-stride loop: the host caps the x groups at the device limit, so any
     // vertex count fits one dispatch row.
     uint step = gl_NumWorkGroups.x * gl_WorkGroupSize.x;
@@ -65,7 +72,13 @@ void main()
         vec4 bt = tangents ? gpuskin_bind_tangent(f, v) : vec4(0.0);
         for (uint k = 0u; k < rows; ++k) {
             uint row = row0 + k;
-            mat3x4 m = gpuskin_skin_transform_method(pal, pc.first_instance + row, method[k], inf);
+            mat3x4 m;
+            if (gpuskin_ONLY_METHOD == 1u)
+                m = gpuskin_blend_lbs(pal, (pc.first_instance + row) * pal.joint_count, inf);
+            else if (gpuskin_ONLY_METHOD == 2u)
+                m = gpuskin_blend_dq(pal, (pc.first_instance + row) * pal.joint_count, inf, false);
+            else
+                m = gpuskin_skin_transform_method(pal, pc.first_instance + row, method[k], inf);
             uint o = (row * vertex_count + v) * stride;
             vec3 p = gpuskin_skin_point(m, bp);
             if (pairs) {  // normals are on

@@ -255,6 +255,7 @@ typedef struct tg_case {
     gpuskin_split_method split;
     uint32_t first, count; /* dispatch range; count 0 = all */
     uint32_t out_offset;   /* bytes between the output buffer's start and the output (a multiple of 4) */
+    uint32_t kernel_flags, per_invocation; /* gpuskin_skin_dispatch_desc's */
     float phase, bend;
 } tg_case;
 
@@ -418,24 +419,21 @@ static void tg_release_buffer(gpuskin_buffer *b)
     if (b->buffer != VK_NULL_HANDLE) a.destroy_buffer(a.user, b);
 }
 
-/* Uploads, dispatches, reads back and compares one case. */
-static void tg_compute_case(const tg_case *c, const char *name, uint32_t *residual_instances)
+/* Dispatches c's range of a world already uploaded to frame 1, reads it back and
+   compares it with the oracle. */
+static void tg_skin_and_compare(tg_world *w, const tg_case *c, const char *name)
 {
-    tg_world w;
     gpuskin_buffer out;
     gpuskin_skin_dispatch_desc sd;
     VkCommandBuffer cmd;
     double max_pos = 0, max_dir = 0;
-    unsigned before = vk.messages;
-    uint32_t count = c->count ? c->count : c->instances - c->first, i;
+    uint32_t count = c->count ? c->count : c->instances - c->first;
     uint32_t stride = gpuskin_output_stride(c->output_flags);
 
     memset(&out, 0, sizeof out);
-    if (!tg_world_create(&w, c, 2)) goto done;
-    tg_upload(&w, c, 1);
-    CHECK_EQ_INT(tg_readback_buffer((VkDeviceSize)count * w.m.vertex_count * stride + c->out_offset, &out), VK_SUCCESS);
+    CHECK_EQ_INT(tg_readback_buffer((VkDeviceSize)count * w->m.vertex_count * stride + c->out_offset, &out), VK_SUCCESS);
     if (!out.mapped || vks_begin(&vk, &cmd) != VK_SUCCESS) goto done;
-    CHECK_EQ_INT(gpuskin_cmd_upload_mesh(w.mesh, cmd), GPUSKIN_SUCCESS);
+    CHECK_EQ_INT(gpuskin_cmd_upload_mesh(w->mesh, cmd), GPUSKIN_SUCCESS);
     memset(&sd, 0, sizeof sd);
     sd.frame = 1;
     sd.first_instance = c->first;
@@ -443,21 +441,36 @@ static void tg_compute_case(const tg_case *c, const char *name, uint32_t *residu
     sd.output = out.address + c->out_offset;
     sd.output_size = out.size - c->out_offset;
     sd.output_flags = c->output_flags;
-    CHECK_EQ_INT(gpuskin_cmd_skin(w.crowd, cmd, &sd), GPUSKIN_SUCCESS);
+    sd.kernel_flags = c->kernel_flags;
+    sd.instances_per_invocation = c->per_invocation;
+    CHECK_EQ_INT(gpuskin_cmd_skin(w->crowd, cmd, &sd), GPUSKIN_SUCCESS);
     tg_barrier_to_host(cmd, out.buffer);
     CHECK_EQ_INT(vks_submit_wait(&vk, cmd), VK_SUCCESS);
-    tg_compare(&w, c, c->first, count, c->output_flags, (const float *)(const void *)((const char *)out.mapped + c->out_offset),
-               &max_pos, &max_dir);
-    if (residual_instances) {
-        *residual_instances = 0;
-        for (i = 0; i < c->instances; ++i) *residual_instances += (w.words[i] & GPUSKIN_METHOD_RESIDUAL_BIT) != 0;
-    }
+    tg_compare(w, c, c->first, count, c->output_flags,
+               (const float *)(const void *)((const char *)out.mapped + c->out_offset), &max_pos, &max_dir);
     printf("  %-26s %3u inst x %4u vert: max|dp| %.3g (tol %.3g), max|dn| %.3g (tol 1e-5)\n", name, count,
-           (unsigned)w.m.vertex_count, max_pos, 1e-5 * w.m.radius, max_dir);
-    CHECK(max_pos <= 1e-5 * w.m.radius);
+           (unsigned)w->m.vertex_count, max_pos, 1e-5 * w->m.radius, max_dir);
+    CHECK(max_pos <= 1e-5 * w->m.radius);
     CHECK(max_dir <= 1e-5);
 done:
     tg_release_buffer(&out);
+}
+
+/* Uploads, dispatches, reads back and compares one case. */
+static void tg_compute_case(const tg_case *c, const char *name, uint32_t *residual_instances)
+{
+    tg_world w;
+    unsigned before = vk.messages;
+    uint32_t i;
+
+    if (tg_world_create(&w, c, 2)) {
+        tg_upload(&w, c, 1);
+        tg_skin_and_compare(&w, c, name);
+        if (residual_instances) {
+            *residual_instances = 0;
+            for (i = 0; i < c->instances; ++i) *residual_instances += (w.words[i] & GPUSKIN_METHOD_RESIDUAL_BIT) != 0;
+        }
+    }
     tg_world_destroy(&w);
     CHECK_NO_VALIDATION(before);
 }
@@ -550,6 +563,79 @@ static void test_compute_mixed_crowd(void)
     c.first = 13;
     c.count = 40;
     tg_compute_case(&c, "mixed, instances 13..52", NULL);
+}
+
+/* gpuskin_cmd_skin's kernels: one without DQS for an all-LBS range, one without
+   LBS for an all-rigid-DQS range, the general one for anything else or when asked
+   (GPUSKIN_KERNEL_ANY_METHOD); 4 or 8 instances an invocation, chosen or forced.
+   Every combination against the oracle, on ranges that leave partial rows of 4
+   and 8 and start inside the slot. */
+static void test_compute_kernels(void)
+{
+    static const uint32_t per[3] = {0, 4, 8};
+    static uint8_t lbs[16];
+    const uint8_t *methods[4];
+    static const char *const what[4] = {"lbs", "dqs rigid", "dqs residual", "mixed"};
+    tg_case c = tg_default_case();
+    uint32_t m, p, any;
+    char name[64];
+    memset(lbs, GPUSKIN_METHOD_LBS, sizeof lbs);
+    methods[0] = lbs;
+    methods[1] = methods[2] = tg_methods_all_dqs;
+    methods[3] = tg_methods_mixed;
+    c.instances = 16;
+    c.first = 2;
+    c.count = 13;
+    c.sets = 2; /* 8 influences: both sets of the kernels' blend loops */
+    for (m = 0; m < 4; ++m) {
+        c.methods = methods[m];
+        c.kind = m == 2 || m == 3 ? TG_SCALED : TG_RIGID;
+        for (p = 0; p < 3; ++p) {
+            for (any = 0; any < 2; ++any) {
+                c.per_invocation = per[p];
+                c.kernel_flags = any ? GPUSKIN_KERNEL_ANY_METHOD : 0u;
+                snprintf(name, sizeof name, "%s, %s, per inv %u", what[m], any ? "any" : "auto", per[p]);
+                tg_compute_case(&c, name, NULL);
+            }
+        }
+    }
+}
+
+/* The kernel follows what the slot holds: after an all-DQS upload and a shorter
+   LBS one, instances 0..3 are LBS and 4..9 still DQS, so [0,4) takes the LBS
+   kernel, [4,10) the DQS one and [0,10) the general one; all three must match. */
+static void test_compute_kernel_follows_uploads(void)
+{
+    static uint8_t final_methods[10];
+    tg_case c = tg_default_case();
+    gpuskin_crowd_upload_desc up;
+    tg_world w;
+    unsigned before = vk.messages;
+    uint32_t i;
+    c.instances = 10;
+    c.methods = tg_methods_all_dqs;
+    if (tg_world_create(&w, &c, 2)) {
+        tg_upload(&w, &c, 1);
+        memset(&up, 0, sizeof up);
+        up.frame = 1;
+        up.instance_count = 4;
+        up.palettes = w.palettes; /* the same palettes: only the methods change */
+        up.out_method_words = w.words;
+        CHECK_EQ_INT(gpuskin_crowd_upload(w.crowd, &up), GPUSKIN_SUCCESS);
+        for (i = 0; i < 10; ++i) final_methods[i] = i < 4 ? GPUSKIN_METHOD_LBS : GPUSKIN_METHOD_DQS;
+        c.methods = final_methods;
+        c.first = 0;
+        c.count = 4;
+        tg_skin_and_compare(&w, &c, "after uploads: [0,4) lbs");
+        c.first = 4;
+        c.count = 6;
+        tg_skin_and_compare(&w, &c, "after uploads: [4,10) dqs");
+        c.first = 0;
+        c.count = 10;
+        tg_skin_and_compare(&w, &c, "after uploads: [0,10)");
+    }
+    tg_world_destroy(&w);
+    CHECK_NO_VALIDATION(before);
 }
 
 /* The candy wrapper: a cylinder twisted 180 degrees about its axis. Besides
@@ -1292,6 +1378,14 @@ static void test_bad_input(void)
     sd.output_flags = 0x80;
     CHECK_EQ_INT(gpuskin_cmd_skin(w.crowd, cmd, &sd), GPUSKIN_ERROR_INVALID_ARGUMENT);
     sd.output_flags = GPUSKIN_OUTPUT_NORMALS;
+    sd.kernel_flags = 0x2;
+    CHECK_EQ_INT(gpuskin_cmd_skin(w.crowd, cmd, &sd), GPUSKIN_ERROR_INVALID_ARGUMENT);
+    sd.kernel_flags = 0;
+    sd.instances_per_invocation = 2; /* only 4 and 8 have kernels */
+    CHECK_EQ_INT(gpuskin_cmd_skin(w.crowd, cmd, &sd), GPUSKIN_ERROR_INVALID_ARGUMENT);
+    sd.instances_per_invocation = 16;
+    CHECK_EQ_INT(gpuskin_cmd_skin(w.crowd, cmd, &sd), GPUSKIN_ERROR_INVALID_ARGUMENT);
+    sd.instances_per_invocation = 0;
     sd.output = 0;
     CHECK_EQ_INT(gpuskin_cmd_skin(w.crowd, cmd, &sd), GPUSKIN_ERROR_NULL_ARGUMENT);
 
@@ -1627,6 +1721,8 @@ int main(int argc, char **argv)
     RUN_TEST(test_compute_dqs_rigid);
     RUN_TEST(test_compute_dqs_residual);
     RUN_TEST(test_compute_mixed_crowd);
+    RUN_TEST(test_compute_kernels);
+    RUN_TEST(test_compute_kernel_follows_uploads);
     RUN_TEST(test_compute_twist);
     RUN_TEST(test_compute_eight_influences);
     RUN_TEST(test_compute_tangents);
