@@ -806,6 +806,7 @@ typedef struct skin_job {
     gpuskin_buffer out;
     uint32_t chunk;            /* instances per dispatch (the output holds one chunk) */
     VkDeviceSize chunk_bytes;
+    uint32_t kernel_flags, per_invocation; /* gpuskin_skin_dispatch_desc's */
 } skin_job;
 
 static void skin_prep(VkCommandBuffer cmd, void *user)
@@ -830,6 +831,8 @@ static void skin_body(VkCommandBuffer cmd, void *user)
         sd.output = j->out.address;
         sd.output_size = j->chunk_bytes;
         sd.output_flags = GPUSKIN_OUTPUT_NORMALS;
+        sd.kernel_flags = j->kernel_flags;
+        sd.instances_per_invocation = j->per_invocation;
         if (first) barrier(cmd, VK_PIPELINE_STAGE_COMPUTE_SHADER_BIT, VK_ACCESS_SHADER_WRITE_BIT,
                            VK_PIPELINE_STAGE_COMPUTE_SHADER_BIT, VK_ACCESS_SHADER_WRITE_BIT);
         GSCHECK(gpuskin_cmd_skin(j->cw->c, cmd, &sd));
@@ -855,7 +858,8 @@ static void bench_compute_mesh(mesh *m, const uint32_t *counts, int ncounts)
             double vps, bps, dp = 0.0, dn = 0.0;
             float *back;
             uint32_t checks[3], c, last_chunk_first, has_residual = 0, i;
-            char what[160], variant[96];
+            int var;
+            char what[160], variant[96], label[32];
             if (cap > max_alloc) cap = max_alloc;
             if (kind == M_DQS_RESIDUAL && m->clip) continue; /* a file's clip has no scale: no residual to show */
             crowd_make(&cw, m, n, kind);
@@ -866,45 +870,58 @@ static void bench_compute_mesh(mesh *m, const uint32_t *counts, int ncounts)
             j.chunk = (uint32_t)(cap / per < n ? cap / per : n);
             j.chunk_bytes = per * j.chunk;
             j.out = gpu_buffer(j.chunk_bytes, VK_BUFFER_USAGE_TRANSFER_SRC_BIT | VK_BUFFER_USAGE_TRANSFER_DST_BIT);
-            s = gpu_time(skin_prep, skin_body, &j, 0);
-            vps = (double)n * (double)m->s.vertex_count / s.median;
-            bps = vps * 24.0;
-            /* what stays in the output: the last chunk; check its first, middle and last instance */
-            last_chunk_first = (n - 1) / j.chunk * j.chunk;
-            checks[0] = last_chunk_first;
-            checks[1] = last_chunk_first + (n - last_chunk_first) / 2;
-            checks[2] = n - 1;
-            back = (float *)xmalloc((size_t)per);
-            for (c = 0; c < 3; ++c) {
-                readback(&j.out, (VkDeviceSize)(checks[c] - last_chunk_first) * per, per, back);
-                compare_instance(m, &cw, checks[c], back, &dp, &dn);
-            }
-            free(back);
-            snprintf(variant, sizeof variant, "%s %s x%u", m->name, method_name[kind], n);
-            snprintf(what, sizeof what, "compute %s equals the oracle (max |dp| %.3g, |dn| %.3g)", variant, dp, dn);
-            check(dp <= 1e-4 * m->size && dn <= 1e-4, what);
-            if (kind == M_DQS) {
-                snprintf(what, sizeof what, "%s: DQS palettes are rigid (no residual bit)", variant);
-                check(!has_residual || m->clip, what);
-            }
-            if (kind == M_DQS_RESIDUAL) {
-                snprintf(what, sizeof what, "%s: scaled palettes carry the residual bit", variant);
-                check(has_residual != 0, what);
-            }
-            csv_row("skin-compute", variant, (double)n * (double)m->s.vertex_count, s, vps / 1e9, "Gvertex-instances/s");
-            csv_row("skin-compute-bw", variant, (double)n * (double)m->s.vertex_count, s, bps / ceiling_bps,
-                    "fraction of write ceiling");
-            printf("%-13s %9u %10.3f %12.2f %10.1f %8.0f%% %6.1e/%-6.1e%s\n", method_name[kind], n, s.median * 1e3,
-                   vps / 1e9, bps / 1e9, 100.0 * bps / ceiling_bps, dp, dn,
-                   j.chunk < n ? " (chunked)" : "");
-            if (kind == M_LBS && ci == ncounts - 1)
-                printf("  (CPU: gpuskin_crowd_upload of %u LBS instances: %.2f ms = %.1f ns/joint a frame, median of %d;"
-                       " a slot's first upload %.2f ms)\n",
-                       n, cw.upload_warm.median * 1e3, cw.upload_warm.median / ((double)n * m->joints) * 1e9, reps,
-                       cw.upload_s * 1e3);
-            if (kind == M_LBS && ci == ncounts - 1)
-                csv_row("crowd-upload", variant, (double)n * m->joints, cw.upload_warm,
-                        cw.upload_warm.median / ((double)n * m->joints) * 1e9, "ns/joint");
+            /* LBS and rigid DQS crowds get a kernel with one blend (gpuskin_cmd_skin);
+               the same crowd is also timed with the general kernel and with the other
+               instances-per-invocation count, for ratios within this run. */
+            for (var = 0; var < (kind == M_LBS || kind == M_DQS ? 3 : 1); ++var) {
+            const int auto8 = (kind == M_LBS || kind == M_DQS) &&
+                              (uint64_t)n * m->s.vertex_count >= ((uint64_t)1 << 23);
+            j.kernel_flags = var == 1 ? GPUSKIN_KERNEL_ANY_METHOD : 0u;
+            j.per_invocation = var == 2 ? (auto8 ? 4u : 8u) : 0u;
+            if (var == 0) snprintf(label, sizeof label, "%s", method_name[kind]);
+            if (var == 1) snprintf(label, sizeof label, "%s general", method_name[kind]);
+            if (var == 2) snprintf(label, sizeof label, "%s %u/inv", method_name[kind], j.per_invocation);
+            dp = dn = 0.0;
+                s = gpu_time(skin_prep, skin_body, &j, 0);
+                vps = (double)n * (double)m->s.vertex_count / s.median;
+                bps = vps * 24.0;
+                /* what stays in the output: the last chunk; check its first, middle and last instance */
+                last_chunk_first = (n - 1) / j.chunk * j.chunk;
+                checks[0] = last_chunk_first;
+                checks[1] = last_chunk_first + (n - last_chunk_first) / 2;
+                checks[2] = n - 1;
+                back = (float *)xmalloc((size_t)per);
+                for (c = 0; c < 3; ++c) {
+                    readback(&j.out, (VkDeviceSize)(checks[c] - last_chunk_first) * per, per, back);
+                    compare_instance(m, &cw, checks[c], back, &dp, &dn);
+                }
+                free(back);
+                snprintf(variant, sizeof variant, "%s %s x%u", m->name, label, n);
+                snprintf(what, sizeof what, "compute %s equals the oracle (max |dp| %.3g, |dn| %.3g)", variant, dp, dn);
+                check(dp <= 1e-4 * m->size && dn <= 1e-4, what);
+                if (kind == M_DQS) {
+                    snprintf(what, sizeof what, "%s: DQS palettes are rigid (no residual bit)", variant);
+                    check(!has_residual || m->clip, what);
+                }
+                if (kind == M_DQS_RESIDUAL) {
+                    snprintf(what, sizeof what, "%s: scaled palettes carry the residual bit", variant);
+                    check(has_residual != 0, what);
+                }
+                csv_row("skin-compute", variant, (double)n * (double)m->s.vertex_count, s, vps / 1e9, "Gvertex-instances/s");
+                csv_row("skin-compute-bw", variant, (double)n * (double)m->s.vertex_count, s, bps / ceiling_bps,
+                        "fraction of write ceiling");
+                printf("%-13s %9u %10.3f %12.2f %10.1f %8.0f%% %6.1e/%-6.1e%s\n", label, n, s.median * 1e3,
+                       vps / 1e9, bps / 1e9, 100.0 * bps / ceiling_bps, dp, dn,
+                       j.chunk < n ? " (chunked)" : "");
+                if (kind == M_LBS && var == 0 && ci == ncounts - 1)
+                    printf("  (CPU: gpuskin_crowd_upload of %u LBS instances: %.2f ms = %.1f ns/joint a frame, median of %d;"
+                           " a slot's first upload %.2f ms)\n",
+                           n, cw.upload_warm.median * 1e3, cw.upload_warm.median / ((double)n * m->joints) * 1e9, reps,
+                           cw.upload_s * 1e3);
+                if (kind == M_LBS && var == 0 && ci == ncounts - 1)
+                    csv_row("crowd-upload", variant, (double)n * m->joints, cw.upload_warm,
+                            cw.upload_warm.median / ((double)n * m->joints) * 1e9, "ns/joint");
+}
             gpu_buffer_free(&j.out);
             crowd_free(&cw);
         }

@@ -3,8 +3,8 @@
    usage: kernel_stats   (the device vk_setup.h's rules pick: GPUSKIN_DEVICE=<name part>,
                           else the first discrete GPU)
 
-   Builds skin.comp's pipelines (1 and 2 influence sets, as gpuskin_context_create
-   does) with VK_KHR_pipeline_executable_properties' statistics captured, and prints
+   Builds skin.comp's pipelines (1 and 2 influence sets x general / LBS-only /
+   rigid-DQS-only x 4 or 8 instances an invocation, as gpuskin_context_create does) with VK_KHR_pipeline_executable_properties' statistics captured, and prints
    every statistic the driver reports (register count, spills, instruction count:
    whatever it offers). Occupancy follows from registers a thread, so this tells
    what benchmark timings can only hint at. A driver without the extension says so
@@ -71,7 +71,8 @@ int main(void)
     VkPushConstantRange range;
     VkPipelineLayoutCreateInfo lci;
     VkPipelineLayout layout;
-    uint32_t sets;
+    uint32_t sets, kernel, per;
+    static const char *const kernel_name[3] = {"general", "LBS only", "rigid DQS only"};
 
     memset(&fexe, 0, sizeof fexe);
     fexe.sType = VK_STRUCTURE_TYPE_PHYSICAL_DEVICE_PIPELINE_EXECUTABLE_PROPERTIES_FEATURES_KHR;
@@ -113,33 +114,44 @@ int main(void)
         vks_destroy(&vk);
         return 1;
     }
-    for (sets = 1; sets <= 2; ++sets) {
-        VkSpecializationMapEntry entry = {0, 0, sizeof(uint32_t)};
-        VkSpecializationInfo spec;
-        VkComputePipelineCreateInfo ci;
-        VkPipeline pipeline;
-        char what[64];
-        spec.mapEntryCount = 1;
-        spec.pMapEntries = &entry;
-        spec.dataSize = sizeof sets;
-        spec.pData = &sets;
-        memset(&ci, 0, sizeof ci);
-        ci.sType = VK_STRUCTURE_TYPE_COMPUTE_PIPELINE_CREATE_INFO;
-        ci.flags = VK_PIPELINE_CREATE_CAPTURE_STATISTICS_BIT_KHR;
-        ci.stage.sType = VK_STRUCTURE_TYPE_PIPELINE_SHADER_STAGE_CREATE_INFO;
-        ci.stage.stage = VK_SHADER_STAGE_COMPUTE_BIT;
-        ci.stage.module = module;
-        ci.stage.pName = "main";
-        ci.stage.pSpecializationInfo = &spec;
-        ci.layout = layout;
-        if (vkCreateComputePipelines(vk.device, VK_NULL_HANDLE, 1, &ci, NULL, &pipeline) != VK_SUCCESS) {
-            printf("kernel_stats: pipeline for %u influence set(s) failed\n", sets);
-            continue;
-        }
-        snprintf(what, sizeof what, "skin.comp, %u influence set%s", sets, sets == 1 ? "" : "s");
-        print_statistics(vk.device, pipeline, what);
-        vkDestroyPipeline(vk.device, pipeline, NULL);
-    }
+    for (sets = 1; sets <= 2; ++sets)
+        for (kernel = 0; kernel < 3; ++kernel)
+            for (per = 4; per <= 8; per += 4) {
+                /* constant_id 0: gpuskin_SETS, 1: gpuskin_ONLY_METHOD, 2: gpuskin_INSTANCES_PER_INVOCATION */
+                const uint32_t values[3] = {sets, kernel, per};
+                VkSpecializationMapEntry entries[3];
+                VkSpecializationInfo spec;
+                VkComputePipelineCreateInfo ci;
+                VkPipeline pipeline;
+                char what[96];
+                uint32_t e;
+                for (e = 0; e < 3; ++e) {
+                    entries[e].constantID = e;
+                    entries[e].offset = e * (uint32_t)sizeof(uint32_t);
+                    entries[e].size = sizeof(uint32_t);
+                }
+                spec.mapEntryCount = 3;
+                spec.pMapEntries = entries;
+                spec.dataSize = sizeof values;
+                spec.pData = values;
+                memset(&ci, 0, sizeof ci);
+                ci.sType = VK_STRUCTURE_TYPE_COMPUTE_PIPELINE_CREATE_INFO;
+                ci.flags = VK_PIPELINE_CREATE_CAPTURE_STATISTICS_BIT_KHR;
+                ci.stage.sType = VK_STRUCTURE_TYPE_PIPELINE_SHADER_STAGE_CREATE_INFO;
+                ci.stage.stage = VK_SHADER_STAGE_COMPUTE_BIT;
+                ci.stage.module = module;
+                ci.stage.pName = "main";
+                ci.stage.pSpecializationInfo = &spec;
+                ci.layout = layout;
+                snprintf(what, sizeof what, "skin.comp, %u influence set%s, %s, %u instances/invocation", sets,
+                         sets == 1 ? "" : "s", kernel_name[kernel], per);
+                if (vkCreateComputePipelines(vk.device, VK_NULL_HANDLE, 1, &ci, NULL, &pipeline) != VK_SUCCESS) {
+                    printf("kernel_stats: %s: pipeline creation failed\n", what);
+                    continue;
+                }
+                print_statistics(vk.device, pipeline, what);
+                vkDestroyPipeline(vk.device, pipeline, NULL);
+            }
     vkDestroyPipelineLayout(vk.device, layout, NULL);
     vkDestroyShaderModule(vk.device, module, NULL);
     vks_destroy(&vk);

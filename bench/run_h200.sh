@@ -2,15 +2,17 @@
 # bench/run_h200.sh - one H200 session: the GPU tests, then the GPU and CPU benchmarks.
 #
 # Prepare here (this machine: it has the compilers; the H200 machine has none):
-#   make build/test_gpu build/bench_gpu build/bench_cpu build/bench-libs   (bench-libs: libstb, libmeshoptimizer)
+#   make build/test_gpu build/bench_gpu build/bench_cpu build/kernel_stats build/bench-libs
+#   (bench-libs: libstb, libmeshoptimizer)
 # Run through the device tool (kind nvidia-h200), from the repository root:
 #   command: bash bench/run_h200.sh
-#   carry:   [".gl", "build/test_gpu", "build/bench_gpu", "build/bench_cpu", "build/bench-libs"]
+#   carry:   [".gl", "build/test_gpu", "build/bench_gpu", "build/bench_cpu", "build/kernel_stats", "build/bench-libs"]
 # (.gl holds the Vulkan loader .debs; build/bench-libs the shared libraries the
 # binaries need beyond the image's, e.g. libstb for test_gpu.)
 #
 # Writes to $OUT (at most 8 files come back): machine.txt, test_gpu.log,
-# bench_gpu.log, bench_gpu.csv, bench_cpu.log, bench_cpu.csv, summary.txt.
+# bench_gpu.log, bench_gpu.csv, bench_cpu.log, bench_cpu.csv, kernel_stats.txt,
+# summary.txt.
 # Every step has its own time limit; the whole run stays well under 8 minutes.
 set -u
 # The Vulkan loader (the image has the NVIDIA driver but no libvulkan).
@@ -59,6 +61,7 @@ step() { # step NAME LIMIT_S LOG COMMAND...: runs with a time limit, records rc 
 : >"$OUT/summary.txt"
 
 step "GPU tests (no validation layer)" 150 test_gpu.log build/test_gpu
+step "compute kernels as compiled" 60 kernel_stats.txt build/kernel_stats
 step "GPU benchmark" 270 bench_gpu.log build/bench_gpu --csv "$OUT/bench_gpu.csv"
 step "CPU benchmark" 120 bench_cpu.log build/bench_cpu --csv "$OUT/bench_cpu.csv" --threads-max 16
 
@@ -69,6 +72,8 @@ step "CPU benchmark" 120 bench_cpu.log build/bench_cpu --csv "$OUT/bench_cpu.csv
     cat "$OUT/machine.txt"
     echo "==== GPU tests"
     grep -E '^(FAIL|device:|[0-9]+ passed)' "$OUT/test_gpu.log"
+    echo "==== compute kernels (registers a thread)"
+    grep -E '^(skin.comp|  Register)' "$OUT/kernel_stats.txt"
     echo "==== GPU benchmark"
     grep -E '^(bench_gpu:|Write-bandwidth|Compute skinning|Crowd draw|method|path|LBS|DQS|mixed|skinned|posed|compute|  mesh|  crowd|  device-local|  \(CPU|FAIL|[0-9]+ passed)' \
         "$OUT/bench_gpu.log"
