@@ -611,7 +611,7 @@ typedef struct gpuskin_skin_dispatch_desc {
    The kernel is chosen when this is recorded, from the method words the slot's
    instances [first, first+count) hold then (the uploads so far): all LBS, or all
    rigid DQS (no residual), gets a kernel without the other blend, which needs
-   fewer registers (on an H200 11 % and 24 % faster); anything else the kernel
+   fewer registers (on an H200 11 % and 25 % faster); anything else the kernel
    that reads each instance's word. So a command buffer replayed after an upload
    that changes those methods must be recorded again, or with
    GPUSKIN_KERNEL_ANY_METHOD, or it skins those instances with the wrong method's

@@ -17,7 +17,7 @@ layout(constant_id = 0) const uint gpuskin_SETS = 2u;
 // word; 1 = LBS only; 2 = rigid DQS only. gpuskin_cmd_skin picks 1 or 2 when
 // every instance of the dispatch has that method: without the other method's
 // code the kernel needs fewer registers and no per-instance method words (on an
-// H200 the LBS kernel runs ~11 % faster, the rigid DQS one ~24 %; BENCHMARKS.md).
+// H200 the LBS kernel runs ~11 % faster, the rigid DQS one ~25 %; BENCHMARKS.md).
 layout(constant_id = 1) const uint gpuskin_ONLY_METHOD = 0u;
 // Instances one invocation skins in turn (4 or 8): a vertex's joints, weights and
 // bind pose are fetched once for all of them. More is faster on big dispatches
