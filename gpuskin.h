@@ -1898,10 +1898,17 @@ GPUSKIN_API gpuskin_result gpuskin_palette_lerp(const gpuskin_mat4 *a, const gpu
 #define GPUSKIN__FAST_VEX 1
 #include <immintrin.h>
 #define GPUSKIN__FAST_TARGET_AVX __attribute__((target("avx")))
+#define GPUSKIN__FAST_TARGET_AVX2 __attribute__((target("avx2,fma")))
+#define GPUSKIN__FAST_INLINE_AVX2 static __inline__ __attribute__((always_inline))
 static int gpuskin__fast_cpu_has_avx(void)
 {
     __builtin_cpu_init();
     return __builtin_cpu_supports("avx") != 0;
+}
+static int gpuskin__fast_cpu_has_avx2_fma(void)
+{
+    __builtin_cpu_init();
+    return __builtin_cpu_supports("avx2") && __builtin_cpu_supports("fma");
 }
 #endif
 
@@ -3122,11 +3129,192 @@ GPUSKIN__FAST_INLINE void gpuskin__fast_group_dqs(const gpuskin__fast_skin *f, s
     gpuskin__fast_apply4(f, v0, m);
 }
 
+#ifdef GPUSKIN__FAST_VEX
+/* ---- LBS, eight vertices at a time (AVX2 + FMA) ------------------------------ */
+/* Chosen at run time for LBS without tangents. Per influence, rows 0-1 of the
+   palette entry take one 256-bit fused multiply-add and row 2 one 128-bit one
+   (SSE2 needs three loads, three multiplies and three adds); everything after the
+   blend runs on eight vertices a register. Fused multiply-adds round once where
+   the oracle rounds twice, so results differ from it (and from the SSE2 form) by
+   an ulp or so: within what tests/test_fast.c allows, as any other fast path. */
+/* One set of one vertex: w = the set's four weights times 1/sum. */
+GPUSKIN__FAST_TARGET_AVX2 GPUSKIN__FAST_INLINE_AVX2 void gpuskin__fast_lbs_set8(const char *lbs, const uint32_t *off, __m128 wn,
+                                                                             int first, __m256 *r01, __m128 *r2)
+{
+    float w[4];
+    const float *p0 = (const float *)(const void *)(lbs + off[0]), *p1 = (const float *)(const void *)(lbs + off[1]);
+    const float *p2 = (const float *)(const void *)(lbs + off[2]), *p3 = (const float *)(const void *)(lbs + off[3]);
+    __m256 b, a01;
+    __m128 a2;
+    _mm_storeu_ps(w, wn);
+    b = _mm256_broadcast_ss(&w[0]);
+    if (first) {
+        a01 = _mm256_mul_ps(_mm256_loadu_ps(p0), b);
+        a2 = _mm_mul_ps(_mm_loadu_ps(p0 + 8), _mm256_castps256_ps128(b));
+    } else {
+        a01 = _mm256_fmadd_ps(_mm256_loadu_ps(p0), b, *r01);
+        a2 = _mm_fmadd_ps(_mm_loadu_ps(p0 + 8), _mm256_castps256_ps128(b), *r2);
+    }
+    b = _mm256_broadcast_ss(&w[1]);
+    a01 = _mm256_fmadd_ps(_mm256_loadu_ps(p1), b, a01);
+    a2 = _mm_fmadd_ps(_mm_loadu_ps(p1 + 8), _mm256_castps256_ps128(b), a2);
+    b = _mm256_broadcast_ss(&w[2]);
+    a01 = _mm256_fmadd_ps(_mm256_loadu_ps(p2), b, a01);
+    a2 = _mm_fmadd_ps(_mm_loadu_ps(p2 + 8), _mm256_castps256_ps128(b), a2);
+    b = _mm256_broadcast_ss(&w[3]);
+    *r01 = _mm256_fmadd_ps(_mm256_loadu_ps(p3), b, a01);
+    *r2 = _mm_fmadd_ps(_mm_loadu_ps(p3 + 8), _mm256_castps256_ps128(b), a2);
+}
+
+/* Vertex k of group g; norm = its 1/sum in every lane. */
+GPUSKIN__FAST_TARGET_AVX2 GPUSKIN__FAST_INLINE_AVX2 void gpuskin__fast_lbs_vertex8(const char *lbs, const gpuskin__fast_group *g,
+                                                                                int k, __m128 norm, uint32_t sets,
+                                                                                __m256 *r01, __m128 *r2)
+{
+    gpuskin__fast_lbs_set8(lbs, &g->off[k][0], _mm_mul_ps(g->w[0][k], norm), 1, r01, r2);
+    if (sets == 2) gpuskin__fast_lbs_set8(lbs, &g->off[k][4], _mm_mul_ps(g->w[1][k], norm), 0, r01, r2);
+}
+
+/* Four registers, each two 4-float lanes, transposed lane by lane. */
+#define GPUSKIN__FAST_TRANSPOSE8(a, b, c, d)                                                                   \
+    do {                                                                                                       \
+        const __m256 t0_ = _mm256_unpacklo_ps((a), (b)), t1_ = _mm256_unpackhi_ps((a), (b));                   \
+        const __m256 t2_ = _mm256_unpacklo_ps((c), (d)), t3_ = _mm256_unpackhi_ps((c), (d));                   \
+        (a) = _mm256_shuffle_ps(t0_, t2_, _MM_SHUFFLE(1, 0, 1, 0));                                            \
+        (b) = _mm256_shuffle_ps(t0_, t2_, _MM_SHUFFLE(3, 2, 3, 2));                                            \
+        (c) = _mm256_shuffle_ps(t1_, t3_, _MM_SHUFFLE(1, 0, 1, 0));                                            \
+        (d) = _mm256_shuffle_ps(t1_, t3_, _MM_SHUFFLE(3, 2, 3, 2));                                            \
+    } while (0)
+
+GPUSKIN__FAST_TARGET_AVX2 GPUSKIN__FAST_INLINE_AVX2 __m256 gpuskin__fast_join(__m128 lo, __m128 hi)
+{
+    return _mm256_insertf128_ps(_mm256_castps128_ps256(lo), hi, 1);
+}
+
+/* Vertices v0..v0+7 of a float[3] stream as x, y, z (lane = vertex). */
+GPUSKIN__FAST_TARGET_AVX2 GPUSKIN__FAST_INLINE_AVX2 void gpuskin__fast_load3x8(const char *base, size_t stride, size_t v0,
+                                                                            size_t n, __m256 *x, __m256 *y, __m256 *z)
+{
+    __m128 x0, y0, z0, x1, y1, z1;
+    gpuskin__fast_load3x4(base, stride, v0, n, &x0, &y0, &z0);
+    gpuskin__fast_load3x4(base, stride, v0 + 4, n, &x1, &y1, &z1);
+    *x = gpuskin__fast_join(x0, x1);
+    *y = gpuskin__fast_join(y0, y1);
+    *z = gpuskin__fast_join(z0, z1);
+}
+
+GPUSKIN__FAST_TARGET_AVX2 GPUSKIN__FAST_INLINE_AVX2 void gpuskin__fast_store3x8(char *base, size_t stride, size_t v0, __m256 x,
+                                                                             __m256 y, __m256 z)
+{
+    gpuskin__fast_store3x4(base, stride, v0, _mm256_castps256_ps128(x), _mm256_castps256_ps128(y),
+                           _mm256_castps256_ps128(z));
+    gpuskin__fast_store3x4(base, stride, v0 + 4, _mm256_extractf128_ps(x, 1), _mm256_extractf128_ps(y, 1),
+                           _mm256_extractf128_ps(z, 1));
+}
+
+/* gpuskin__fast_apply4 for eight vertices, positions and normals. */
+GPUSKIN__FAST_TARGET_AVX2 GPUSKIN__FAST_INLINE_AVX2 void gpuskin__fast_apply8(const gpuskin__fast_skin *f, size_t v0, __m256 m[3][4])
+{
+    __m256 x, y, z, o0, o1, o2;
+    gpuskin__fast_load3x8(f->pos, f->pos_s, v0, f->n, &x, &y, &z);
+    o0 = _mm256_fmadd_ps(m[0][0], x, _mm256_fmadd_ps(m[0][1], y, _mm256_fmadd_ps(m[0][2], z, m[0][3])));
+    o1 = _mm256_fmadd_ps(m[1][0], x, _mm256_fmadd_ps(m[1][1], y, _mm256_fmadd_ps(m[1][2], z, m[1][3])));
+    o2 = _mm256_fmadd_ps(m[2][0], x, _mm256_fmadd_ps(m[2][1], y, _mm256_fmadd_ps(m[2][2], z, m[2][3])));
+    gpuskin__fast_store3x8(f->opos, f->opos_s, v0, o0, o1, o2);
+    if (f->onrm) {
+        /* as gpuskin__fast_apply4: sign(det(A)) cofactor(A) n, A itself where det is ~0 or not finite */
+        const __m256 a00 = m[0][0], a01 = m[0][1], a02 = m[0][2], a10 = m[1][0], a11 = m[1][1], a12 = m[1][2];
+        const __m256 a20 = m[2][0], a21 = m[2][1], a22 = m[2][2];
+        const __m256 c00 = _mm256_fmsub_ps(a11, a22, _mm256_mul_ps(a12, a21));
+        const __m256 c01 = _mm256_fmsub_ps(a12, a20, _mm256_mul_ps(a10, a22));
+        const __m256 c02 = _mm256_fmsub_ps(a10, a21, _mm256_mul_ps(a11, a20));
+        const __m256 c10 = _mm256_fmsub_ps(a02, a21, _mm256_mul_ps(a01, a22));
+        const __m256 c11 = _mm256_fmsub_ps(a00, a22, _mm256_mul_ps(a02, a20));
+        const __m256 c12 = _mm256_fmsub_ps(a01, a20, _mm256_mul_ps(a00, a21));
+        const __m256 c20 = _mm256_fmsub_ps(a01, a12, _mm256_mul_ps(a02, a11));
+        const __m256 c21 = _mm256_fmsub_ps(a02, a10, _mm256_mul_ps(a00, a12));
+        const __m256 c22 = _mm256_fmsub_ps(a00, a11, _mm256_mul_ps(a01, a10));
+        const __m256 d = _mm256_fmadd_ps(a00, c00, _mm256_fmadd_ps(a01, c01, _mm256_mul_ps(a02, c02)));
+        const __m256 sign = _mm256_set1_ps(-0.0f), zero = _mm256_setzero_ps(), one = _mm256_set1_ps(1.0f);
+        const __m256 ok = _mm256_and_ps(_mm256_cmp_ps(_mm256_andnot_ps(sign, d), _mm256_set1_ps(1e-20f), _CMP_GT_OQ),
+                                        _mm256_cmp_ps(_mm256_sub_ps(d, d), zero, _CMP_EQ_OQ));
+        const __m256 sgn = _mm256_and_ps(d, sign);
+        __m256 len, big, s;
+        gpuskin__fast_load3x8(f->nrm, f->nrm_s, v0, f->n, &x, &y, &z);
+        o0 = _mm256_xor_ps(_mm256_fmadd_ps(c00, x, _mm256_fmadd_ps(c01, y, _mm256_mul_ps(c02, z))), sgn);
+        o1 = _mm256_xor_ps(_mm256_fmadd_ps(c10, x, _mm256_fmadd_ps(c11, y, _mm256_mul_ps(c12, z))), sgn);
+        o2 = _mm256_xor_ps(_mm256_fmadd_ps(c20, x, _mm256_fmadd_ps(c21, y, _mm256_mul_ps(c22, z))), sgn);
+        if (_mm256_movemask_ps(ok) != 0xFF) { /* rare: a singular lane takes A itself */
+            o0 = _mm256_blendv_ps(_mm256_fmadd_ps(a00, x, _mm256_fmadd_ps(a01, y, _mm256_mul_ps(a02, z))), o0, ok);
+            o1 = _mm256_blendv_ps(_mm256_fmadd_ps(a10, x, _mm256_fmadd_ps(a11, y, _mm256_mul_ps(a12, z))), o1, ok);
+            o2 = _mm256_blendv_ps(_mm256_fmadd_ps(a20, x, _mm256_fmadd_ps(a21, y, _mm256_mul_ps(a22, z))), o2, ok);
+        }
+        len = _mm256_sqrt_ps(_mm256_fmadd_ps(o0, o0, _mm256_fmadd_ps(o1, o1, _mm256_mul_ps(o2, o2))));
+        big = _mm256_cmp_ps(len, _mm256_set1_ps(1e-18f), _CMP_GT_OQ);
+        s = _mm256_blendv_ps(one, _mm256_div_ps(one, len), big);
+        gpuskin__fast_store3x8(f->onrm, f->onrm_s, v0, _mm256_mul_ps(o0, s), _mm256_mul_ps(o1, s), _mm256_mul_ps(o2, s));
+    }
+}
+
+/* Groups of eight [v0, v1), v1 - v0 a multiple of 8; LBS, no tangents. */
+GPUSKIN__FAST_TARGET_AVX2 static void gpuskin__fast_groups_lbs8(const gpuskin__fast_skin *f, size_t v0, size_t v1,
+                                                               uint32_t sets)
+{
+    const char *lbs = (const char *)f->lbs;
+    size_t v;
+    for (v = v0; v < v1; v += 8) {
+        gpuskin__fast_group g[2];
+        __m256 r01[8], m[3][4], unit;
+        __m128 r2[8];
+        gpuskin__fast_read_group(f, &g[0], v, sets, 1);
+        gpuskin__fast_read_group(f, &g[1], v + 4, sets, 1);
+        gpuskin__fast_lbs_vertex8(lbs, &g[0], 0, GPUSKIN__FAST_BCAST(g[0].norm, 0), sets, &r01[0], &r2[0]);
+        gpuskin__fast_lbs_vertex8(lbs, &g[0], 1, GPUSKIN__FAST_BCAST(g[0].norm, 1), sets, &r01[1], &r2[1]);
+        gpuskin__fast_lbs_vertex8(lbs, &g[0], 2, GPUSKIN__FAST_BCAST(g[0].norm, 2), sets, &r01[2], &r2[2]);
+        gpuskin__fast_lbs_vertex8(lbs, &g[0], 3, GPUSKIN__FAST_BCAST(g[0].norm, 3), sets, &r01[3], &r2[3]);
+        gpuskin__fast_lbs_vertex8(lbs, &g[1], 0, GPUSKIN__FAST_BCAST(g[1].norm, 0), sets, &r01[4], &r2[4]);
+        gpuskin__fast_lbs_vertex8(lbs, &g[1], 1, GPUSKIN__FAST_BCAST(g[1].norm, 1), sets, &r01[5], &r2[5]);
+        gpuskin__fast_lbs_vertex8(lbs, &g[1], 2, GPUSKIN__FAST_BCAST(g[1].norm, 2), sets, &r01[6], &r2[6]);
+        gpuskin__fast_lbs_vertex8(lbs, &g[1], 3, GPUSKIN__FAST_BCAST(g[1].norm, 3), sets, &r01[7], &r2[7]);
+        /* rows of vertices i and i + 4 side by side, then transposed lane by lane:
+           m[row][col], lanes 0-3 = vertices 0-3, lanes 4-7 = vertices 4-7 */
+        m[0][0] = _mm256_permute2f128_ps(r01[0], r01[4], 0x20); /* row 0: the low halves */
+        m[0][1] = _mm256_permute2f128_ps(r01[1], r01[5], 0x20);
+        m[0][2] = _mm256_permute2f128_ps(r01[2], r01[6], 0x20);
+        m[0][3] = _mm256_permute2f128_ps(r01[3], r01[7], 0x20);
+        m[1][0] = _mm256_permute2f128_ps(r01[0], r01[4], 0x31); /* row 1: the high halves */
+        m[1][1] = _mm256_permute2f128_ps(r01[1], r01[5], 0x31);
+        m[1][2] = _mm256_permute2f128_ps(r01[2], r01[6], 0x31);
+        m[1][3] = _mm256_permute2f128_ps(r01[3], r01[7], 0x31);
+        m[2][0] = gpuskin__fast_join(r2[0], r2[4]);
+        m[2][1] = gpuskin__fast_join(r2[1], r2[5]);
+        m[2][2] = gpuskin__fast_join(r2[2], r2[6]);
+        m[2][3] = gpuskin__fast_join(r2[3], r2[7]);
+        GPUSKIN__FAST_TRANSPOSE8(m[0][0], m[0][1], m[0][2], m[0][3]);
+        GPUSKIN__FAST_TRANSPOSE8(m[1][0], m[1][1], m[1][2], m[1][3]);
+        GPUSKIN__FAST_TRANSPOSE8(m[2][0], m[2][1], m[2][2], m[2][3]);
+        unit = _mm256_andnot_ps(gpuskin__fast_join(g[0].weighted, g[1].weighted), _mm256_set1_ps(1.0f));
+        m[0][0] = _mm256_add_ps(m[0][0], unit);
+        m[1][1] = _mm256_add_ps(m[1][1], unit);
+        m[2][2] = _mm256_add_ps(m[2][2], unit);
+        gpuskin__fast_apply8(f, v, m);
+    }
+}
+#endif
+
 /* Groups [v0, v1), v1 - v0 a multiple of 4; one loop per variant, so the set count
    and the residual flag are constants inside each. */
 static void gpuskin__fast_groups(const gpuskin__fast_skin *f, size_t v0, size_t v1)
 {
     size_t v;
+#ifdef GPUSKIN__FAST_VEX
+    if (!f->dqs && !f->otan && v1 - v0 >= 8 && gpuskin__fast_cpu_has_avx2_fma()) {
+        const size_t v8 = v0 + ((v1 - v0) & ~(size_t)7);
+        if (f->sets == 1) gpuskin__fast_groups_lbs8(f, v0, v8, 1);
+        else gpuskin__fast_groups_lbs8(f, v0, v8, 2);
+        v0 = v8;
+    }
+#endif
     if (!f->dqs && f->sets == 1)
         for (v = v0; v < v1; v += 4) gpuskin__fast_group_lbs(f, v, 1);
     else if (!f->dqs)

@@ -1,7 +1,8 @@
 # Benchmarks and the fast CPU path's tests.
 #   tests/test_fast.c   gpuskin_skin_cpu_fast and gpuskin_build_palettes (in gpuskin.h)
 #                       against the oracle: gcc C99 -O2, g++ C++17, gcc with $(SAN), the
-#                       portable path (-DGPUSKIN_NO_SIMD), clang and clang++ compile-only,
+#                       portable path (-DGPUSKIN_NO_SIMD), the SSE2 forms (-DGPUSKIN_NO_AVX),
+#                       clang and clang++ compile-only,
 #                       and GPUSKIN_STATIC compile-only.
 #   bench/bench_cpu.c   CPU skinning and palette figures (BENCHMARKS.md); `--quick` is a
 #                       correctness-only smoke run and a test here. The naive reference
@@ -24,15 +25,19 @@ $(BUILD)/test_fast_san: tests/test_fast.c $(FAST_HDRS) | $(BUILD)
 $(BUILD)/test_fast_nosimd: tests/test_fast.c $(FAST_HDRS) | $(BUILD)
 	$(CC) -O1 -g -std=c99 -DGPUSKIN_NO_SIMD $(FAST_FLAGS) $< -o $@ -lm
 
+# The SSE2 forms on a machine that would take the AVX ones (the DQ split, LBS skinning).
+$(BUILD)/test_fast_noavx: tests/test_fast.c $(FAST_HDRS) | $(BUILD)
+	$(CC) -O2 -g -std=c99 -DGPUSKIN_NO_AVX $(FAST_FLAGS) $< -o $@ -lm
+
 $(BUILD)/test_fast_clang.o: tests/test_fast.c $(FAST_HDRS) | $(BUILD)
 	clang -O2 -std=c99 $(FAST_FLAGS) -c $< -o $@
 
 $(BUILD)/test_fast_clangxx.o: tests/test_fast.c $(FAST_HDRS) | $(BUILD)
 	clang++ -O0 -std=c++11 $(FAST_FLAGS) -x c++ -c $< -o $@
 
-TESTS += "$(BUILD)/test_fast" "$(BUILD)/test_fast_cpp" "$(BUILD)/test_fast_san" "$(BUILD)/test_fast_nosimd"
+TESTS += "$(BUILD)/test_fast" "$(BUILD)/test_fast_cpp" "$(BUILD)/test_fast_san" "$(BUILD)/test_fast_nosimd" "$(BUILD)/test_fast_noavx"
 TESTS += "gcc -std=c99 $(WARN) -DGPUSKIN_STATIC -DGPUSKIN_NO_VULKAN -DGPUSKIN_IMPLEMENTATION -I. -fsyntax-only -x c gpuskin.h"
-TEST_DEPS += $(BUILD)/test_fast $(BUILD)/test_fast_cpp $(BUILD)/test_fast_san $(BUILD)/test_fast_nosimd
+TEST_DEPS += $(BUILD)/test_fast $(BUILD)/test_fast_cpp $(BUILD)/test_fast_san $(BUILD)/test_fast_nosimd $(BUILD)/test_fast_noavx
 TEST_DEPS += $(BUILD)/test_fast_clang.o $(BUILD)/test_fast_clangxx.o
 
 # ---- CPU benchmark -----------------------------------------------------------
@@ -44,9 +49,13 @@ $(BUILD)/naive_lbs.o: bench/naive_lbs.c | $(BUILD)
 $(BUILD)/naive_lbs_novec.o: bench/naive_lbs.c | $(BUILD)
 	$(CC) $(CFLAGS) -fno-tree-vectorize -Dbench_naive_lbs=bench_naive_lbs_novec -std=c99 $(WARN) -c $< -o $@
 
-$(BUILD)/bench_cpu: bench/bench_cpu.c $(BUILD)/naive_lbs.o $(BUILD)/naive_lbs_novec.o gpuskin.h \
-                    mk/bench.mk | $(BUILD)
-	$(CC) $(CFLAGS) -std=c99 $(WARN) -I. $< $(BUILD)/naive_lbs.o $(BUILD)/naive_lbs_novec.o -o $@ -lm -lpthread
+# And one for AVX2 + FMA (called only where the CPU has them), another explanation.
+$(BUILD)/naive_lbs_avx2.o: bench/naive_lbs.c | $(BUILD)
+	$(CC) $(CFLAGS) -mavx2 -mfma -Dbench_naive_lbs=bench_naive_lbs_avx2 -std=c99 $(WARN) -c $< -o $@
+
+NAIVE_OBJS := $(BUILD)/naive_lbs.o $(BUILD)/naive_lbs_novec.o $(BUILD)/naive_lbs_avx2.o
+$(BUILD)/bench_cpu: bench/bench_cpu.c $(NAIVE_OBJS) gpuskin.h mk/bench.mk | $(BUILD)
+	$(CC) $(CFLAGS) -std=c99 $(WARN) -I. $< $(NAIVE_OBJS) -o $@ -lm -lpthread
 
 all: $(BUILD)/bench_cpu
 TESTS += "$(BUILD)/bench_cpu --quick"
@@ -59,9 +68,10 @@ bench-cpu: $(BUILD)/bench_cpu
 
 # Just these suites: make test-fast
 .PHONY: test-fast
-test-fast: $(BUILD)/test_fast $(BUILD)/test_fast_cpp $(BUILD)/test_fast_san $(BUILD)/test_fast_nosimd $(BUILD)/bench_cpu
+test-fast: $(BUILD)/test_fast $(BUILD)/test_fast_cpp $(BUILD)/test_fast_san $(BUILD)/test_fast_nosimd \
+           $(BUILD)/test_fast_noavx $(BUILD)/bench_cpu
 	@bash tests/run_all.sh "$(BUILD)/test_fast" "$(BUILD)/test_fast_cpp" "$(BUILD)/test_fast_san" \
-	    "$(BUILD)/test_fast_nosimd" "$(BUILD)/bench_cpu --quick"
+	    "$(BUILD)/test_fast_nosimd" "$(BUILD)/test_fast_noavx" "$(BUILD)/bench_cpu --quick"
 
 # ---- GPU benchmark -------------------------------------------------------------
 # bench/fill.comp (the write-bandwidth ceiling) becomes a SPIR-V array at build time.

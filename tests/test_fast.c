@@ -289,7 +289,8 @@ static gpuskin_cpu_skin_desc tf_desc(const tf_mesh *m, const tf_palettes *p, uin
 
 /* ---- skinning: fast == oracle ---------------------------------------------- */
 
-static const size_t tf_counts[] = {1, 3, 4, 5, 64, 1023};
+/* 8, 13, 15, 1023: groups of eight (the AVX2 form), then one of four, then 1-3 left. */
+static const size_t tf_counts[] = {1, 3, 4, 5, 8, 13, 15, 64, 1023};
 
 /* Every method x influence count x stream set x layout x vertex count. */
 static void tf_sweep(unsigned kinds, int dqs)
