@@ -2700,23 +2700,30 @@ typedef struct gpuskin__fast_skin {
     char *opos, *onrm, *otan;
     size_t opos_s, onrm_s, otan_s;
     int dqs, residual;
+    int avx2; /* the CPU runs the AVX2 + FMA forms (GPUSKIN__FAST_VEX builds only) */
     const float *lbs, *dq, *res;
 } gpuskin__fast_skin;
 
 /* ---- loads and stores --------------------------------------------------- */
 
 /* 4 joint indices of vertex v in set `set`, widened to 32 bits. */
-GPUSKIN__FAST_INLINE __m128i gpuskin__fast_joints(const gpuskin__fast_skin *f, uint32_t set, size_t v)
+GPUSKIN__FAST_INLINE __m128i gpuskin__fast_joints_as(const gpuskin__fast_skin *f, uint32_t set, size_t v,
+                                                     gpuskin_joint_type type)
 {
     const char *p = f->jnt[set] + v * f->jnt_s[set];
-    if (f->joint_type == GPUSKIN_JOINT_U16)
+    if (type == GPUSKIN_JOINT_U16)
         return _mm_unpacklo_epi16(_mm_loadl_epi64((const __m128i *)(const void *)p), _mm_setzero_si128());
-    if (f->joint_type == GPUSKIN_JOINT_U8) {
+    if (type == GPUSKIN_JOINT_U8) {
         int x;
         memcpy(&x, p, 4);
         return _mm_unpacklo_epi16(_mm_unpacklo_epi8(_mm_cvtsi32_si128(x), _mm_setzero_si128()), _mm_setzero_si128());
     }
     return _mm_loadu_si128((const __m128i *)(const void *)p);
+}
+
+GPUSKIN__FAST_INLINE __m128i gpuskin__fast_joints(const gpuskin__fast_skin *f, uint32_t set, size_t v)
+{
+    return gpuskin__fast_joints_as(f, set, v, f->joint_type);
 }
 
 GPUSKIN__FAST_INLINE __m128 gpuskin__fast_weights(const gpuskin__fast_skin *f, uint32_t set, size_t v)
@@ -3137,16 +3144,32 @@ GPUSKIN__FAST_INLINE void gpuskin__fast_group_dqs(const gpuskin__fast_skin *f, s
    blend runs on eight vertices a register. Fused multiply-adds round once where
    the oracle rounds twice, so results differ from it (and from the SSE2 form) by
    an ulp or so: within what tests/test_fast.c allows, as any other fast path. */
-/* One set of one vertex: w = the set's four weights times 1/sum. */
-GPUSKIN__FAST_TARGET_AVX2 GPUSKIN__FAST_INLINE_AVX2 void gpuskin__fast_lbs_set8(const char *lbs, const uint32_t *off, __m128 wn,
-                                                                             int first, __m256 *r01, __m128 *r2)
+/* Four registers, each two 4-float lanes, transposed lane by lane. */
+#define GPUSKIN__FAST_TRANSPOSE8(a, b, c, d)                                                                   \
+    do {                                                                                                       \
+        const __m256 t0_ = _mm256_unpacklo_ps((a), (b)), t1_ = _mm256_unpackhi_ps((a), (b));                   \
+        const __m256 t2_ = _mm256_unpacklo_ps((c), (d)), t3_ = _mm256_unpackhi_ps((c), (d));                   \
+        (a) = _mm256_shuffle_ps(t0_, t2_, _MM_SHUFFLE(1, 0, 1, 0));                                            \
+        (b) = _mm256_shuffle_ps(t0_, t2_, _MM_SHUFFLE(3, 2, 3, 2));                                            \
+        (c) = _mm256_shuffle_ps(t1_, t3_, _MM_SHUFFLE(1, 0, 1, 0));                                            \
+        (d) = _mm256_shuffle_ps(t1_, t3_, _MM_SHUFFLE(3, 2, 3, 2));                                            \
+    } while (0)
+
+GPUSKIN__FAST_TARGET_AVX2 GPUSKIN__FAST_INLINE_AVX2 __m256 gpuskin__fast_join(__m128 lo, __m128 hi)
 {
-    float w[4];
+    return _mm256_insertf128_ps(_mm256_castps128_ps256(lo), hi, 1);
+}
+
+/* One set of one vertex: w = its four weights times 1/sum, off = its four palette
+   byte offsets. */
+GPUSKIN__FAST_TARGET_AVX2 GPUSKIN__FAST_INLINE_AVX2 void gpuskin__fast_lbs_set8(const char *lbs, const uint32_t *off,
+                                                                             const float *w, int first, __m256 *r01,
+                                                                             __m128 *r2)
+{
     const float *p0 = (const float *)(const void *)(lbs + off[0]), *p1 = (const float *)(const void *)(lbs + off[1]);
     const float *p2 = (const float *)(const void *)(lbs + off[2]), *p3 = (const float *)(const void *)(lbs + off[3]);
     __m256 b, a01;
     __m128 a2;
-    _mm_storeu_ps(w, wn);
     b = _mm256_broadcast_ss(&w[0]);
     if (first) {
         a01 = _mm256_mul_ps(_mm256_loadu_ps(p0), b);
@@ -3166,50 +3189,137 @@ GPUSKIN__FAST_TARGET_AVX2 GPUSKIN__FAST_INLINE_AVX2 void gpuskin__fast_lbs_set8(
     *r2 = _mm_fmadd_ps(_mm_loadu_ps(p3 + 8), _mm256_castps256_ps128(b), a2);
 }
 
-/* Vertex k of group g; norm = its 1/sum in every lane. */
-GPUSKIN__FAST_TARGET_AVX2 GPUSKIN__FAST_INLINE_AVX2 void gpuskin__fast_lbs_vertex8(const char *lbs, const gpuskin__fast_group *g,
-                                                                                int k, __m128 norm, uint32_t sets,
-                                                                                __m256 *r01, __m128 *r2)
+/* The influences of eight vertices, as gpuskin__fast_group's but read two vertices
+   a register: row i of off and wn holds vertex i's four values, then vertex i+4's. */
+typedef struct gpuskin__fast_group8 {
+    uint32_t off[2][4][8]; /* [set][i]: palette byte offsets */
+    float wn[2][4][8];     /* [set][i]: weights times 1/sum (0 where flushed) */
+    __m256 weighted;       /* lane = vertex: all ones where some weight is non-zero */
+} gpuskin__fast_group8;
+
+/* Row i of one set: vertices i and i+4. Stores the offsets and the kept weights
+   (not yet normalised); returns the weights. */
+GPUSKIN__FAST_TARGET_AVX2 GPUSKIN__FAST_INLINE_AVX2 __m256 gpuskin__fast_read_row8(const gpuskin__fast_skin *f,
+                                                                                gpuskin__fast_group8 *g, size_t v0,
+                                                                                uint32_t set, int i,
+                                                                                gpuskin_joint_type type)
 {
-    gpuskin__fast_lbs_set8(lbs, &g->off[k][0], _mm_mul_ps(g->w[0][k], norm), 1, r01, r2);
-    if (sets == 2) gpuskin__fast_lbs_set8(lbs, &g->off[k][4], _mm_mul_ps(g->w[1][k], norm), 0, r01, r2);
+    const __m256 sign = _mm256_set1_ps(-0.0f), min = _mm256_set1_ps(GPUSKIN__MIN_WEIGHT);
+    const __m256 raw = gpuskin__fast_join(gpuskin__fast_weights(f, set, v0 + (size_t)i),
+                                          gpuskin__fast_weights(f, set, v0 + 4 + (size_t)i));
+    const __m256 keep = _mm256_cmp_ps(_mm256_andnot_ps(sign, raw), min, _CMP_GE_OQ);
+    const __m256 w = _mm256_and_ps(keep, raw);
+    __m256i j = _mm256_inserti128_si256(_mm256_castsi128_si256(gpuskin__fast_joints_as(f, set, v0 + (size_t)i, type)),
+                                        gpuskin__fast_joints_as(f, set, v0 + 4 + (size_t)i, type), 1);
+    j = _mm256_and_si256(_mm256_castps_si256(keep), j);
+    j = _mm256_add_epi32(_mm256_slli_epi32(j, 5), _mm256_slli_epi32(j, 4)); /* j * 48 */
+    _mm256_storeu_si256((__m256i *)(void *)g->off[set][i], j);
+    _mm256_storeu_ps(g->wn[set][i], w);
+    return w;
 }
 
-/* Four registers, each two 4-float lanes, transposed lane by lane. */
-#define GPUSKIN__FAST_TRANSPOSE8(a, b, c, d)                                                                   \
-    do {                                                                                                       \
-        const __m256 t0_ = _mm256_unpacklo_ps((a), (b)), t1_ = _mm256_unpackhi_ps((a), (b));                   \
-        const __m256 t2_ = _mm256_unpacklo_ps((c), (d)), t3_ = _mm256_unpackhi_ps((c), (d));                   \
-        (a) = _mm256_shuffle_ps(t0_, t2_, _MM_SHUFFLE(1, 0, 1, 0));                                            \
-        (b) = _mm256_shuffle_ps(t0_, t2_, _MM_SHUFFLE(3, 2, 3, 2));                                            \
-        (c) = _mm256_shuffle_ps(t1_, t3_, _MM_SHUFFLE(1, 0, 1, 0));                                            \
-        (d) = _mm256_shuffle_ps(t1_, t3_, _MM_SHUFFLE(3, 2, 3, 2));                                            \
-    } while (0)
-
-GPUSKIN__FAST_TARGET_AVX2 GPUSKIN__FAST_INLINE_AVX2 __m256 gpuskin__fast_join(__m128 lo, __m128 hi)
+/* One set; w[k] = influence k of the eight vertices (lane = vertex). */
+GPUSKIN__FAST_TARGET_AVX2 GPUSKIN__FAST_INLINE_AVX2 void gpuskin__fast_read_set8(const gpuskin__fast_skin *f,
+                                                                              gpuskin__fast_group8 *g, size_t v0,
+                                                                              uint32_t set, gpuskin_joint_type type,
+                                                                              __m256 w[4])
 {
-    return _mm256_insertf128_ps(_mm256_castps128_ps256(lo), hi, 1);
+    w[0] = gpuskin__fast_read_row8(f, g, v0, set, 0, type);
+    w[1] = gpuskin__fast_read_row8(f, g, v0, set, 1, type);
+    w[2] = gpuskin__fast_read_row8(f, g, v0, set, 2, type);
+    w[3] = gpuskin__fast_read_row8(f, g, v0, set, 3, type);
+    GPUSKIN__FAST_TRANSPOSE8(w[0], w[1], w[2], w[3]);
 }
 
-/* Vertices v0..v0+7 of a float[3] stream as x, y, z (lane = vertex). */
+GPUSKIN__FAST_TARGET_AVX2 GPUSKIN__FAST_INLINE_AVX2 void gpuskin__fast_read_group8(const gpuskin__fast_skin *f,
+                                                                                gpuskin__fast_group8 *g, size_t v0,
+                                                                                uint32_t sets, gpuskin_joint_type type)
+{
+    const __m256 one = _mm256_set1_ps(1.0f);
+    __m256 w[4], sum, norm, n0, n1, n2, n3;
+    uint32_t set;
+    /* the oracle's order: influence by influence, set by set */
+    gpuskin__fast_read_set8(f, g, v0, 0, type, w);
+    sum = _mm256_add_ps(_mm256_add_ps(_mm256_add_ps(w[0], w[1]), w[2]), w[3]);
+    if (sets == 2) {
+        gpuskin__fast_read_set8(f, g, v0, 1, type, w);
+        sum = _mm256_add_ps(_mm256_add_ps(_mm256_add_ps(_mm256_add_ps(sum, w[0]), w[1]), w[2]), w[3]);
+    }
+    g->weighted = _mm256_cmp_ps(sum, _mm256_setzero_ps(), _CMP_GT_OQ);
+    norm = _mm256_blendv_ps(one, _mm256_div_ps(one, sum), g->weighted);
+    /* row i's 1/sum: vertex i's in the low half, vertex i+4's in the high one */
+    n0 = _mm256_permute_ps(norm, _MM_SHUFFLE(0, 0, 0, 0));
+    n1 = _mm256_permute_ps(norm, _MM_SHUFFLE(1, 1, 1, 1));
+    n2 = _mm256_permute_ps(norm, _MM_SHUFFLE(2, 2, 2, 2));
+    n3 = _mm256_permute_ps(norm, _MM_SHUFFLE(3, 3, 3, 3));
+    for (set = 0; set < 2; ++set) {
+        if (set == sets) break;
+        _mm256_storeu_ps(g->wn[set][0], _mm256_mul_ps(_mm256_loadu_ps(g->wn[set][0]), n0));
+        _mm256_storeu_ps(g->wn[set][1], _mm256_mul_ps(_mm256_loadu_ps(g->wn[set][1]), n1));
+        _mm256_storeu_ps(g->wn[set][2], _mm256_mul_ps(_mm256_loadu_ps(g->wn[set][2]), n2));
+        _mm256_storeu_ps(g->wn[set][3], _mm256_mul_ps(_mm256_loadu_ps(g->wn[set][3]), n3));
+    }
+}
+
+/* Vertex k (0..7) of the group. */
+GPUSKIN__FAST_TARGET_AVX2 GPUSKIN__FAST_INLINE_AVX2 void gpuskin__fast_lbs_vertex8(const char *lbs, const gpuskin__fast_group8 *g,
+                                                                                int k, uint32_t sets, __m256 *r01,
+                                                                                __m128 *r2)
+{
+    const int row = k & 3, half = (k >> 2) * 4;
+    gpuskin__fast_lbs_set8(lbs, &g->off[0][row][half], &g->wn[0][row][half], 1, r01, r2);
+    if (sets == 2) gpuskin__fast_lbs_set8(lbs, &g->off[1][row][half], &g->wn[1][row][half], 0, r01, r2);
+}
+
+/* Vertices v0..v0+7 of a float[3] stream as x, y, z (lane = vertex). Packed: the
+   low 128-bit lanes get vertices 0-3, the high ones 4-7, and each lane is
+   deinterleaved as gpuskin__fast_load3x4 does. */
 GPUSKIN__FAST_TARGET_AVX2 GPUSKIN__FAST_INLINE_AVX2 void gpuskin__fast_load3x8(const char *base, size_t stride, size_t v0,
                                                                             size_t n, __m256 *x, __m256 *y, __m256 *z)
 {
-    __m128 x0, y0, z0, x1, y1, z1;
-    gpuskin__fast_load3x4(base, stride, v0, n, &x0, &y0, &z0);
-    gpuskin__fast_load3x4(base, stride, v0 + 4, n, &x1, &y1, &z1);
-    *x = gpuskin__fast_join(x0, x1);
-    *y = gpuskin__fast_join(y0, y1);
-    *z = gpuskin__fast_join(z0, z1);
+    if (stride == 12) {
+        const float *p = (const float *)(const void *)(base + v0 * 12);
+        const __m256 a = gpuskin__fast_join(_mm_loadu_ps(p), _mm_loadu_ps(p + 12));
+        const __m256 b = gpuskin__fast_join(_mm_loadu_ps(p + 4), _mm_loadu_ps(p + 16));
+        const __m256 c = gpuskin__fast_join(_mm_loadu_ps(p + 8), _mm_loadu_ps(p + 20));
+        const __m256 t0 = _mm256_shuffle_ps(a, b, _MM_SHUFFLE(2, 1, 3, 2));
+        const __m256 t1 = _mm256_shuffle_ps(b, c, _MM_SHUFFLE(1, 0, 3, 2));
+        *x = _mm256_shuffle_ps(a, t1, _MM_SHUFFLE(3, 0, 3, 0));
+        *y = _mm256_shuffle_ps(_mm256_shuffle_ps(a, b, _MM_SHUFFLE(0, 0, 1, 1)),
+                               _mm256_shuffle_ps(b, c, _MM_SHUFFLE(2, 2, 3, 3)), _MM_SHUFFLE(2, 0, 2, 0));
+        *z = _mm256_shuffle_ps(t0, c, _MM_SHUFFLE(3, 0, 2, 0));
+    } else {
+        __m128 x0, y0, z0, x1, y1, z1;
+        gpuskin__fast_load3x4(base, stride, v0, n, &x0, &y0, &z0);
+        gpuskin__fast_load3x4(base, stride, v0 + 4, n, &x1, &y1, &z1);
+        *x = gpuskin__fast_join(x0, x1);
+        *y = gpuskin__fast_join(y0, y1);
+        *z = gpuskin__fast_join(z0, z1);
+    }
 }
 
 GPUSKIN__FAST_TARGET_AVX2 GPUSKIN__FAST_INLINE_AVX2 void gpuskin__fast_store3x8(char *base, size_t stride, size_t v0, __m256 x,
                                                                              __m256 y, __m256 z)
 {
-    gpuskin__fast_store3x4(base, stride, v0, _mm256_castps256_ps128(x), _mm256_castps256_ps128(y),
-                           _mm256_castps256_ps128(z));
-    gpuskin__fast_store3x4(base, stride, v0 + 4, _mm256_extractf128_ps(x, 1), _mm256_extractf128_ps(y, 1),
-                           _mm256_extractf128_ps(z, 1));
+    if (stride == 12) { /* gpuskin__fast_store3x4's interleave, lane by lane */
+        float *p = (float *)(void *)(base + v0 * 12);
+        const __m256 xy01 = _mm256_unpacklo_ps(x, y), xy23 = _mm256_unpackhi_ps(x, y);
+        const __m256 o0 = _mm256_shuffle_ps(xy01, _mm256_shuffle_ps(z, x, _MM_SHUFFLE(1, 1, 0, 0)), _MM_SHUFFLE(2, 0, 1, 0));
+        const __m256 o1 = _mm256_shuffle_ps(_mm256_shuffle_ps(y, z, _MM_SHUFFLE(1, 1, 1, 1)), xy23, _MM_SHUFFLE(1, 0, 2, 0));
+        const __m256 o2 = _mm256_shuffle_ps(_mm256_shuffle_ps(z, x, _MM_SHUFFLE(3, 3, 2, 2)),
+                                            _mm256_shuffle_ps(y, z, _MM_SHUFFLE(3, 3, 3, 3)), _MM_SHUFFLE(2, 0, 2, 0));
+        _mm_storeu_ps(p, _mm256_castps256_ps128(o0));
+        _mm_storeu_ps(p + 4, _mm256_castps256_ps128(o1));
+        _mm_storeu_ps(p + 8, _mm256_castps256_ps128(o2));
+        _mm_storeu_ps(p + 12, _mm256_extractf128_ps(o0, 1));
+        _mm_storeu_ps(p + 16, _mm256_extractf128_ps(o1, 1));
+        _mm_storeu_ps(p + 20, _mm256_extractf128_ps(o2, 1));
+    } else {
+        gpuskin__fast_store3x4(base, stride, v0, _mm256_castps256_ps128(x), _mm256_castps256_ps128(y),
+                               _mm256_castps256_ps128(z));
+        gpuskin__fast_store3x4(base, stride, v0 + 4, _mm256_extractf128_ps(x, 1), _mm256_extractf128_ps(y, 1),
+                               _mm256_extractf128_ps(z, 1));
+    }
 }
 
 /* gpuskin__fast_apply4 for eight vertices, positions and normals. */
@@ -3257,25 +3367,25 @@ GPUSKIN__FAST_TARGET_AVX2 GPUSKIN__FAST_INLINE_AVX2 void gpuskin__fast_apply8(co
 }
 
 /* Groups of eight [v0, v1), v1 - v0 a multiple of 8; LBS, no tangents. */
-GPUSKIN__FAST_TARGET_AVX2 static void gpuskin__fast_groups_lbs8(const gpuskin__fast_skin *f, size_t v0, size_t v1,
-                                                               uint32_t sets)
+GPUSKIN__FAST_TARGET_AVX2 GPUSKIN__FAST_INLINE_AVX2 void gpuskin__fast_groups_lbs8_body(const gpuskin__fast_skin *f, size_t v0,
+                                                                                     size_t v1, uint32_t sets,
+                                                                                     gpuskin_joint_type type)
 {
     const char *lbs = (const char *)f->lbs;
     size_t v;
     for (v = v0; v < v1; v += 8) {
-        gpuskin__fast_group g[2];
+        gpuskin__fast_group8 g;
         __m256 r01[8], m[3][4], unit;
         __m128 r2[8];
-        gpuskin__fast_read_group(f, &g[0], v, sets, 1);
-        gpuskin__fast_read_group(f, &g[1], v + 4, sets, 1);
-        gpuskin__fast_lbs_vertex8(lbs, &g[0], 0, GPUSKIN__FAST_BCAST(g[0].norm, 0), sets, &r01[0], &r2[0]);
-        gpuskin__fast_lbs_vertex8(lbs, &g[0], 1, GPUSKIN__FAST_BCAST(g[0].norm, 1), sets, &r01[1], &r2[1]);
-        gpuskin__fast_lbs_vertex8(lbs, &g[0], 2, GPUSKIN__FAST_BCAST(g[0].norm, 2), sets, &r01[2], &r2[2]);
-        gpuskin__fast_lbs_vertex8(lbs, &g[0], 3, GPUSKIN__FAST_BCAST(g[0].norm, 3), sets, &r01[3], &r2[3]);
-        gpuskin__fast_lbs_vertex8(lbs, &g[1], 0, GPUSKIN__FAST_BCAST(g[1].norm, 0), sets, &r01[4], &r2[4]);
-        gpuskin__fast_lbs_vertex8(lbs, &g[1], 1, GPUSKIN__FAST_BCAST(g[1].norm, 1), sets, &r01[5], &r2[5]);
-        gpuskin__fast_lbs_vertex8(lbs, &g[1], 2, GPUSKIN__FAST_BCAST(g[1].norm, 2), sets, &r01[6], &r2[6]);
-        gpuskin__fast_lbs_vertex8(lbs, &g[1], 3, GPUSKIN__FAST_BCAST(g[1].norm, 3), sets, &r01[7], &r2[7]);
+        gpuskin__fast_read_group8(f, &g, v, sets, type);
+        gpuskin__fast_lbs_vertex8(lbs, &g, 0, sets, &r01[0], &r2[0]);
+        gpuskin__fast_lbs_vertex8(lbs, &g, 1, sets, &r01[1], &r2[1]);
+        gpuskin__fast_lbs_vertex8(lbs, &g, 2, sets, &r01[2], &r2[2]);
+        gpuskin__fast_lbs_vertex8(lbs, &g, 3, sets, &r01[3], &r2[3]);
+        gpuskin__fast_lbs_vertex8(lbs, &g, 4, sets, &r01[4], &r2[4]);
+        gpuskin__fast_lbs_vertex8(lbs, &g, 5, sets, &r01[5], &r2[5]);
+        gpuskin__fast_lbs_vertex8(lbs, &g, 6, sets, &r01[6], &r2[6]);
+        gpuskin__fast_lbs_vertex8(lbs, &g, 7, sets, &r01[7], &r2[7]);
         /* rows of vertices i and i + 4 side by side, then transposed lane by lane:
            m[row][col], lanes 0-3 = vertices 0-3, lanes 4-7 = vertices 4-7 */
         m[0][0] = _mm256_permute2f128_ps(r01[0], r01[4], 0x20); /* row 0: the low halves */
@@ -3293,12 +3403,24 @@ GPUSKIN__FAST_TARGET_AVX2 static void gpuskin__fast_groups_lbs8(const gpuskin__f
         GPUSKIN__FAST_TRANSPOSE8(m[0][0], m[0][1], m[0][2], m[0][3]);
         GPUSKIN__FAST_TRANSPOSE8(m[1][0], m[1][1], m[1][2], m[1][3]);
         GPUSKIN__FAST_TRANSPOSE8(m[2][0], m[2][1], m[2][2], m[2][3]);
-        unit = _mm256_andnot_ps(gpuskin__fast_join(g[0].weighted, g[1].weighted), _mm256_set1_ps(1.0f));
+        unit = _mm256_andnot_ps(g.weighted, _mm256_set1_ps(1.0f));
         m[0][0] = _mm256_add_ps(m[0][0], unit);
         m[1][1] = _mm256_add_ps(m[1][1], unit);
         m[2][2] = _mm256_add_ps(m[2][2], unit);
         gpuskin__fast_apply8(f, v, m);
     }
+}
+
+/* One loop per influence-set count and joint type, so both are constants in it. */
+GPUSKIN__FAST_TARGET_AVX2 static void gpuskin__fast_groups_lbs8(const gpuskin__fast_skin *f, size_t v0, size_t v1)
+{
+    const gpuskin_joint_type t = f->joint_type;
+    if (f->sets == 1 && t == GPUSKIN_JOINT_U16) gpuskin__fast_groups_lbs8_body(f, v0, v1, 1, GPUSKIN_JOINT_U16);
+    else if (f->sets == 1 && t == GPUSKIN_JOINT_U8) gpuskin__fast_groups_lbs8_body(f, v0, v1, 1, GPUSKIN_JOINT_U8);
+    else if (f->sets == 1) gpuskin__fast_groups_lbs8_body(f, v0, v1, 1, GPUSKIN_JOINT_U32);
+    else if (t == GPUSKIN_JOINT_U16) gpuskin__fast_groups_lbs8_body(f, v0, v1, 2, GPUSKIN_JOINT_U16);
+    else if (t == GPUSKIN_JOINT_U8) gpuskin__fast_groups_lbs8_body(f, v0, v1, 2, GPUSKIN_JOINT_U8);
+    else gpuskin__fast_groups_lbs8_body(f, v0, v1, 2, GPUSKIN_JOINT_U32);
 }
 #endif
 
@@ -3308,10 +3430,9 @@ static void gpuskin__fast_groups(const gpuskin__fast_skin *f, size_t v0, size_t 
 {
     size_t v;
 #ifdef GPUSKIN__FAST_VEX
-    if (!f->dqs && !f->otan && v1 - v0 >= 8 && gpuskin__fast_cpu_has_avx2_fma()) {
+    if (!f->dqs && !f->otan && v1 - v0 >= 8 && f->avx2) {
         const size_t v8 = v0 + ((v1 - v0) & ~(size_t)7);
-        if (f->sets == 1) gpuskin__fast_groups_lbs8(f, v0, v8, 1);
-        else gpuskin__fast_groups_lbs8(f, v0, v8, 2);
+        gpuskin__fast_groups_lbs8(f, v0, v8);
         v0 = v8;
     }
 #endif
@@ -3374,16 +3495,76 @@ static void gpuskin__fast_tail(const gpuskin__fast_skin *f, size_t v0)
 
 /* x - x of `count` float[elem] elements from v0, OR'ed into *acc (0 bits while all
    are finite). Packed streams are scanned as one float array. */
+/* Weights pass when 0 <= bits <= bits(1e37) as unsigned: non-negative, finite, and
+   small enough that 8 of them cannot sum to infinity (-0 and negative denormals,
+   which the oracle accepts as 0, are flagged: harmless). */
+#define GPUSKIN__FAST_WEIGHT_BITS_MAX 0x7CF0BDC2 /* 1e37f */
+
+#ifdef GPUSKIN__FAST_VEX
+/* The packed cases of the level-1 scans below, 256 bits a load; each returns how
+   many elements it covered (whole iterations), the SSE2 loops do the rest. */
+GPUSKIN__FAST_TARGET_AVX2 static size_t gpuskin__fast_scan_floats8(const float *p, size_t nf, __m128 *acc)
+{
+    __m256 a = _mm256_setzero_ps();
+    size_t i;
+    for (i = 0; i + 32 <= nf; i += 32) {
+        const __m256 x0 = _mm256_loadu_ps(p + i), x1 = _mm256_loadu_ps(p + i + 8);
+        const __m256 x2 = _mm256_loadu_ps(p + i + 16), x3 = _mm256_loadu_ps(p + i + 24);
+        a = _mm256_or_ps(a, _mm256_or_ps(_mm256_or_ps(_mm256_sub_ps(x0, x0), _mm256_sub_ps(x1, x1)),
+                                         _mm256_or_ps(_mm256_sub_ps(x2, x2), _mm256_sub_ps(x3, x3))));
+    }
+    *acc = _mm_or_ps(*acc, _mm_or_ps(_mm256_castps256_ps128(a), _mm256_extractf128_ps(a, 1)));
+    return i;
+}
+
+/* Packed weights (16 B a vertex): count vertices, 8 an iteration. */
+GPUSKIN__FAST_TARGET_AVX2 static size_t gpuskin__fast_scan_weights8(const char *p, size_t count, __m128i *acc)
+{
+    const __m256i flip = _mm256_set1_epi32((int)0x80000000u);
+    const __m256i wmax = _mm256_xor_si256(_mm256_set1_epi32(GPUSKIN__FAST_WEIGHT_BITS_MAX), flip);
+    __m256i a = _mm256_setzero_si256();
+    size_t i;
+#define GPUSKIN__FAST_WBAD8(k) \
+    _mm256_cmpgt_epi32(_mm256_xor_si256(_mm256_loadu_si256((const __m256i *)(const void *)(p + 16 * i + 32 * (k))), flip), wmax)
+    for (i = 0; i + 8 <= count; i += 8)
+        a = _mm256_or_si256(a, _mm256_or_si256(_mm256_or_si256(GPUSKIN__FAST_WBAD8(0), GPUSKIN__FAST_WBAD8(1)),
+                                               _mm256_or_si256(GPUSKIN__FAST_WBAD8(2), GPUSKIN__FAST_WBAD8(3))));
+#undef GPUSKIN__FAST_WBAD8
+    *acc = _mm_or_si128(*acc, _mm_or_si128(_mm256_castsi256_si128(a), _mm256_extracti128_si256(a, 1)));
+    return i;
+}
+
+/* Packed u16 joints (8 B a vertex): count vertices, 16 an iteration; lim as below. */
+GPUSKIN__FAST_TARGET_AVX2 static size_t gpuskin__fast_scan_joints16_8(const char *p, size_t count, uint16_t lim, __m128i *acc)
+{
+    const __m256i l = _mm256_set1_epi16((short)lim);
+    __m256i a = _mm256_setzero_si256();
+    size_t i;
+#define GPUSKIN__FAST_JBAD8(k) _mm256_subs_epu16(_mm256_loadu_si256((const __m256i *)(const void *)(p + 8 * i + 32 * (k))), l)
+    for (i = 0; i + 16 <= count; i += 16)
+        a = _mm256_or_si256(a, _mm256_or_si256(_mm256_or_si256(GPUSKIN__FAST_JBAD8(0), GPUSKIN__FAST_JBAD8(1)),
+                                               _mm256_or_si256(GPUSKIN__FAST_JBAD8(2), GPUSKIN__FAST_JBAD8(3))));
+#undef GPUSKIN__FAST_JBAD8
+    *acc = _mm_or_si128(*acc, _mm_or_si128(_mm256_castsi256_si128(a), _mm256_extracti128_si256(a, 1)));
+    return i;
+}
+#endif
+
 static void gpuskin__fast_scan_floats(const char *base, size_t stride, size_t elem, size_t v0, size_t count, size_t n,
-                                      __m128 *acc)
+                                      int avx2, __m128 *acc)
 {
     __m128 a = *acc;
-    size_t i;
+    size_t i = 0;
     if (stride == elem * 4) {
         const float *p = (const float *)(const void *)(base + v0 * stride);
         size_t nf = count * elem;
         float tail[4] = {0.0f, 0.0f, 0.0f, 0.0f};
-        for (i = 0; i + 16 <= nf; i += 16) { /* four vectors an iteration: the loop costs less than the work */
+#ifdef GPUSKIN__FAST_VEX
+        if (avx2) i = gpuskin__fast_scan_floats8(p, nf, &a);
+#else
+        (void)avx2;
+#endif
+        for (; i + 16 <= nf; i += 16) { /* four vectors an iteration: the loop costs less than the work */
             const __m128 x0 = _mm_loadu_ps(p + i), x1 = _mm_loadu_ps(p + i + 4);
             const __m128 x2 = _mm_loadu_ps(p + i + 8), x3 = _mm_loadu_ps(p + i + 12);
             a = _mm_or_ps(a, _mm_or_ps(_mm_or_ps(_mm_sub_ps(x0, x0), _mm_sub_ps(x1, x1)),
@@ -3410,11 +3591,6 @@ static void gpuskin__fast_scan_floats(const char *base, size_t stride, size_t el
     *acc = a;
 }
 
-/* Weights pass when 0 <= bits <= bits(1e37) as unsigned: non-negative, finite, and
-   small enough that 8 of them cannot sum to infinity (-0 and negative denormals,
-   which the oracle accepts as 0, are flagged: harmless). */
-#define GPUSKIN__FAST_WEIGHT_BITS_MAX 0x7CF0BDC2 /* 1e37f */
-
 /* Level 1 for one stream of weights or joints, packed or not: OR-accumulates a
    non-zero into *bad when some weight is suspicious or some joint index, weighted or
    not, is >= joint_count. Flat over packed streams (2 vertices a load for u16). */
@@ -3424,11 +3600,14 @@ static void gpuskin__fast_scan_influences(const gpuskin__fast_skin *f, uint32_t 
     const __m128i wmax = _mm_xor_si128(_mm_set1_epi32(GPUSKIN__FAST_WEIGHT_BITS_MAX), flip);
     const uint32_t last = f->joint_count - 1;
     __m128i acc = *bad;
-    size_t i;
+    size_t i = 0;
     if (f->wgt_s[set] == 16) {
         const char *p = f->wgt[set] + v0 * 16;
 #define GPUSKIN__FAST_WBAD(k) _mm_cmpgt_epi32(_mm_xor_si128(_mm_loadu_si128((const __m128i *)(const void *)(p + 16 * (i + (k)))), flip), wmax)
-        for (i = 0; i + 4 <= count; i += 4)
+#ifdef GPUSKIN__FAST_VEX
+        if (f->avx2) i = gpuskin__fast_scan_weights8(p, count, &acc);
+#endif
+        for (; i + 4 <= count; i += 4)
             acc = _mm_or_si128(acc, _mm_or_si128(_mm_or_si128(GPUSKIN__FAST_WBAD(0), GPUSKIN__FAST_WBAD(1)),
                                                  _mm_or_si128(GPUSKIN__FAST_WBAD(2), GPUSKIN__FAST_WBAD(3))));
         for (; i < count; ++i) acc = _mm_or_si128(acc, GPUSKIN__FAST_WBAD(0));
@@ -3443,7 +3622,11 @@ static void gpuskin__fast_scan_influences(const gpuskin__fast_skin *f, uint32_t 
         const char *p = f->jnt[set] + v0 * 8;
         unsigned char tail[16];
 #define GPUSKIN__FAST_JBAD(k) _mm_subs_epu16(_mm_loadu_si128((const __m128i *)(const void *)(p + 8 * (i + (k)))), lim)
-        for (i = 0; i + 8 <= count; i += 8)
+        i = 0;
+#ifdef GPUSKIN__FAST_VEX
+        if (f->avx2) i = gpuskin__fast_scan_joints16_8(p, count, (uint16_t)(last > 0xFFFFu ? 0xFFFFu : last), &acc);
+#endif
+        for (; i + 8 <= count; i += 8)
             acc = _mm_or_si128(acc, _mm_or_si128(_mm_or_si128(GPUSKIN__FAST_JBAD(0), GPUSKIN__FAST_JBAD(2)),
                                                  _mm_or_si128(GPUSKIN__FAST_JBAD(4), GPUSKIN__FAST_JBAD(6))));
         for (; i + 2 <= count; i += 2) acc = _mm_or_si128(acc, GPUSKIN__FAST_JBAD(0));
@@ -3473,9 +3656,9 @@ static int gpuskin__fast_block_suspect(const gpuskin__fast_skin *f, const gpuski
     __m128i bad = _mm_setzero_si128();
     size_t i;
     uint32_t set;
-    gpuskin__fast_scan_floats(f->pos, f->pos_s, 3, v0, count, f->n, &fin);
-    if (s->normals.data) gpuskin__fast_scan_floats(f->nrm, f->nrm_s, 3, v0, count, f->n, &fin);
-    if (s->tangents.data) gpuskin__fast_scan_floats(f->tan, f->tan_s, 4, v0, count, f->n, &fin);
+    gpuskin__fast_scan_floats(f->pos, f->pos_s, 3, v0, count, f->n, f->avx2, &fin);
+    if (s->normals.data) gpuskin__fast_scan_floats(f->nrm, f->nrm_s, 3, v0, count, f->n, f->avx2, &fin);
+    if (s->tangents.data) gpuskin__fast_scan_floats(f->tan, f->tan_s, 4, v0, count, f->n, f->avx2, &fin);
     for (set = 0; set < f->sets; ++set) {
         if (!precise) {
             gpuskin__fast_scan_influences(f, set, v0, count, &bad);
@@ -3568,6 +3751,11 @@ GPUSKIN_API gpuskin_result gpuskin_skin_cpu_fast(const gpuskin_cpu_skin_desc *de
         GPUSKIN__TRY(gpuskin__check_stream(s->weights[set].data, s->weights[set].stride, 16, n));
     }
     f.n = n;
+#ifdef GPUSKIN__FAST_VEX
+    f.avx2 = gpuskin__fast_cpu_has_avx2_fma();
+#else
+    f.avx2 = 0;
+#endif
     f.joint_count = desc->joint_count;
     f.joint_type = s->joint_type;
     f.pos = (const char *)s->positions.data;
