@@ -76,7 +76,8 @@
    GPUSKIN_NO_VULKAN        maths, clips and CPU oracle only; no Vulkan headers needed.
    GPUSKIN_NO_SIMD          the fast paths without SSE2 (gpuskin_skin_cpu_fast runs the
                             oracle, gpuskin_pack_dq_fast is gpuskin_pack_dq).
-   GPUSKIN_NO_AVX           no run-time AVX dispatch (GCC/clang) for the DQ split.
+   GPUSKIN_NO_AVX           no run-time AVX / AVX2 dispatch (GCC/clang) for the DQ split
+                            and LBS skinning: the SSE2 forms only.
    GPUSKIN_STATIC           make every function static to the including file.
    GPUSKIN_API              decoration of every public function (default: extern).
    GPUSKIN_ASSERT(x)        internal invariants (default: assert.h). Never used for
@@ -1860,11 +1861,16 @@ GPUSKIN_API gpuskin_result gpuskin_palette_lerp(const gpuskin_mat4 *a, const gpu
      scan that can only over-report; a suspicious block is re-checked vertex by vertex
      with the oracle's own validator, so codes and indices are the oracle's. It still
      runs before anything is written: on error the outputs are untouched, as with the
-     oracle.
-   Statements follow the oracle's order where that costs nothing, so most results are
-   bit-identical; where they are not (the normal and tangent are scaled by 1/len
-   instead of divided by len, and palettes fold the model matrix into the roots) the
-   difference is an ulp or two.
+     oracle;
+   - on a CPU with AVX2 and FMA (GCC/clang, chosen at run time), LBS without tangents
+     runs a second form: eight vertices a group, each influence one 256-bit and one
+     128-bit fused multiply-add, the rest on eight lanes (the H200 host: ~1.6x the
+     SSE2 form; BENCHMARKS.md).
+   Statements follow the oracle's order where that costs nothing, so most results of
+   the SSE2 forms are bit-identical; where they are not (the normal and tangent are
+   scaled by 1/len instead of divided by len, and palettes fold the model matrix into
+   the roots) the difference is an ulp or two. The AVX2 + FMA form rounds each
+   multiply-add once, so its results differ from the oracle's by about as much.
 
    Options: GPUSKIN_NO_SIMD forces the portable path (oracle + reference palettes).
    It reuses the oracle's private helpers (gpuskin__check_stream, gpuskin__check_palette,
@@ -1888,28 +1894,35 @@ GPUSKIN_API gpuskin_result gpuskin_palette_lerp(const gpuskin_mat4 *a, const gpu
    encoding without SSE2's register copies (locally ~25 % faster than the SSE2
    code compiled for AVX, ~35 % faster than plain SSE2). GCC and clang can compile
    a function for AVX (the target attribute) and tell at run time whether the CPU
-   and OS support it. The skinning and palette loops gained 2-3 % from
-   recompiling alone, within noise, so they stay SSE2 only. GPUSKIN_NO_AVX turns
-   the dispatch off; so does building with -mavx or above (the SSE2 form is then
-   VEX-encoded already). No fused multiply-adds: both forms run the same float
-   operations in the same order and give the same bits. */
-#if defined(GPUSKIN__FAST_SSE2) && !defined(GPUSKIN_NO_AVX) && !defined(__AVX__) && \
-    (defined(__GNUC__) || defined(__clang__)) && (defined(__x86_64__) || defined(__i386__))
-#define GPUSKIN__FAST_VEX 1
+   and OS support it. No fused multiply-adds there: both split forms run the same
+   float operations in the same order and give the same bits, because the split's
+   decisions (rigid or not) must not depend on the CPU. LBS skinning has an AVX2 +
+   FMA form (see "the production CPU path"), whose outputs may differ in the last
+   bits; recompiling the SSE2 skinning and palette loops for AVX alone gained 2-3 %,
+   within noise. GPUSKIN_NO_AVX turns the dispatch off; so does building with -mavx
+   or above (the SSE2 forms are then VEX-encoded already). */
+#if defined(GPUSKIN__FAST_SSE2) && !defined(GPUSKIN_NO_AVX) && (defined(__GNUC__) || defined(__clang__)) && \
+    (defined(__x86_64__) || defined(__i386__))
+/* The AVX2 + FMA skinning form: also in builds for AVX and above (-march=native),
+   where it is still the faster form. */
+#define GPUSKIN__FAST_AVX2 1
 #include <immintrin.h>
-#define GPUSKIN__FAST_TARGET_AVX __attribute__((target("avx")))
 #define GPUSKIN__FAST_TARGET_AVX2 __attribute__((target("avx2,fma")))
 #define GPUSKIN__FAST_INLINE_AVX2 static __inline__ __attribute__((always_inline))
-static int gpuskin__fast_cpu_has_avx(void)
-{
-    __builtin_cpu_init();
-    return __builtin_cpu_supports("avx") != 0;
-}
 static int gpuskin__fast_cpu_has_avx2_fma(void)
 {
     __builtin_cpu_init();
     return __builtin_cpu_supports("avx2") && __builtin_cpu_supports("fma");
 }
+#if !defined(__AVX__)
+#define GPUSKIN__FAST_VEX 1
+#define GPUSKIN__FAST_TARGET_AVX __attribute__((target("avx")))
+static int gpuskin__fast_cpu_has_avx(void)
+{
+    __builtin_cpu_init();
+    return __builtin_cpu_supports("avx") != 0;
+}
+#endif
 #endif
 
 #ifdef __cplusplus
@@ -2700,7 +2713,7 @@ typedef struct gpuskin__fast_skin {
     char *opos, *onrm, *otan;
     size_t opos_s, onrm_s, otan_s;
     int dqs, residual;
-    int avx2; /* the CPU runs the AVX2 + FMA forms (GPUSKIN__FAST_VEX builds only) */
+    int avx2; /* the CPU runs the AVX2 + FMA forms (GPUSKIN__FAST_AVX2 builds only) */
     const float *lbs, *dq, *res;
 } gpuskin__fast_skin;
 
@@ -3136,7 +3149,7 @@ GPUSKIN__FAST_INLINE void gpuskin__fast_group_dqs(const gpuskin__fast_skin *f, s
     gpuskin__fast_apply4(f, v0, m);
 }
 
-#ifdef GPUSKIN__FAST_VEX
+#ifdef GPUSKIN__FAST_AVX2
 /* ---- LBS, eight vertices at a time (AVX2 + FMA) ------------------------------ */
 /* Chosen at run time for LBS without tangents. Per influence, rows 0-1 of the
    palette entry take one 256-bit fused multiply-add and row 2 one 128-bit one
@@ -3429,7 +3442,7 @@ GPUSKIN__FAST_TARGET_AVX2 static void gpuskin__fast_groups_lbs8(const gpuskin__f
 static void gpuskin__fast_groups(const gpuskin__fast_skin *f, size_t v0, size_t v1)
 {
     size_t v;
-#ifdef GPUSKIN__FAST_VEX
+#ifdef GPUSKIN__FAST_AVX2
     if (!f->dqs && !f->otan && v1 - v0 >= 8 && f->avx2) {
         const size_t v8 = v0 + ((v1 - v0) & ~(size_t)7);
         gpuskin__fast_groups_lbs8(f, v0, v8);
@@ -3500,7 +3513,7 @@ static void gpuskin__fast_tail(const gpuskin__fast_skin *f, size_t v0)
    which the oracle accepts as 0, are flagged: harmless). */
 #define GPUSKIN__FAST_WEIGHT_BITS_MAX 0x7CF0BDC2 /* 1e37f */
 
-#ifdef GPUSKIN__FAST_VEX
+#ifdef GPUSKIN__FAST_AVX2
 /* The packed cases of the level-1 scans below, 256 bits a load; each returns how
    many elements it covered (whole iterations), the SSE2 loops do the rest. */
 GPUSKIN__FAST_TARGET_AVX2 static size_t gpuskin__fast_scan_floats8(const float *p, size_t nf, __m128 *acc)
@@ -3559,7 +3572,7 @@ static void gpuskin__fast_scan_floats(const char *base, size_t stride, size_t el
         const float *p = (const float *)(const void *)(base + v0 * stride);
         size_t nf = count * elem;
         float tail[4] = {0.0f, 0.0f, 0.0f, 0.0f};
-#ifdef GPUSKIN__FAST_VEX
+#ifdef GPUSKIN__FAST_AVX2
         if (avx2) i = gpuskin__fast_scan_floats8(p, nf, &a);
 #else
         (void)avx2;
@@ -3604,7 +3617,7 @@ static void gpuskin__fast_scan_influences(const gpuskin__fast_skin *f, uint32_t 
     if (f->wgt_s[set] == 16) {
         const char *p = f->wgt[set] + v0 * 16;
 #define GPUSKIN__FAST_WBAD(k) _mm_cmpgt_epi32(_mm_xor_si128(_mm_loadu_si128((const __m128i *)(const void *)(p + 16 * (i + (k)))), flip), wmax)
-#ifdef GPUSKIN__FAST_VEX
+#ifdef GPUSKIN__FAST_AVX2
         if (f->avx2) i = gpuskin__fast_scan_weights8(p, count, &acc);
 #endif
         for (; i + 4 <= count; i += 4)
@@ -3623,7 +3636,7 @@ static void gpuskin__fast_scan_influences(const gpuskin__fast_skin *f, uint32_t 
         unsigned char tail[16];
 #define GPUSKIN__FAST_JBAD(k) _mm_subs_epu16(_mm_loadu_si128((const __m128i *)(const void *)(p + 8 * (i + (k)))), lim)
         i = 0;
-#ifdef GPUSKIN__FAST_VEX
+#ifdef GPUSKIN__FAST_AVX2
         if (f->avx2) i = gpuskin__fast_scan_joints16_8(p, count, (uint16_t)(last > 0xFFFFu ? 0xFFFFu : last), &acc);
 #endif
         for (; i + 8 <= count; i += 8)
@@ -3751,7 +3764,7 @@ GPUSKIN_API gpuskin_result gpuskin_skin_cpu_fast(const gpuskin_cpu_skin_desc *de
         GPUSKIN__TRY(gpuskin__check_stream(s->weights[set].data, s->weights[set].stride, 16, n));
     }
     f.n = n;
-#ifdef GPUSKIN__FAST_VEX
+#ifdef GPUSKIN__FAST_AVX2
     f.avx2 = gpuskin__fast_cpu_has_avx2_fma();
 #else
     f.avx2 = 0;

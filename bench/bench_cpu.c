@@ -55,7 +55,7 @@ typedef void (*naive_fn)(size_t n, const float *positions, const float *normals,
    library does not export it). */
 static int cpu_avx2_fma(void)
 {
-#if defined(GPUSKIN__FAST_VEX)
+#if defined(GPUSKIN__FAST_AVX2)
     __builtin_cpu_init();
     return __builtin_cpu_supports("avx2") && __builtin_cpu_supports("fma");
 #else
