@@ -1862,8 +1862,8 @@ GPUSKIN_API gpuskin_result gpuskin_palette_lerp(const gpuskin_mat4 *a, const gpu
      with the oracle's own validator, so codes and indices are the oracle's. It still
      runs before anything is written: on error the outputs are untouched, as with the
      oracle;
-   - on a CPU with AVX2 and FMA (GCC/clang, chosen at run time), LBS without tangents
-     runs a second form: eight vertices a group, each influence one 256-bit and one
+   - on a CPU with AVX2 and FMA (GCC/clang, chosen at run time), LBS runs a second
+     form: eight vertices a group, each influence one 256-bit and one
      128-bit fused multiply-add, the rest on eight lanes (the H200 host: ~1.6x the
      SSE2 form; BENCHMARKS.md).
    Statements follow the oracle's order where that costs nothing, so most results of
@@ -3151,7 +3151,7 @@ GPUSKIN__FAST_INLINE void gpuskin__fast_group_dqs(const gpuskin__fast_skin *f, s
 
 #ifdef GPUSKIN__FAST_AVX2
 /* ---- LBS, eight vertices at a time (AVX2 + FMA) ------------------------------ */
-/* Chosen at run time for LBS without tangents. Per influence, rows 0-1 of the
+/* Chosen at run time for LBS. Per influence, rows 0-1 of the
    palette entry take one 256-bit fused multiply-add and row 2 one 128-bit one
    (SSE2 needs three loads, three multiplies and three adds); everything after the
    blend runs on eight vertices a register. Fused multiply-adds round once where
@@ -3335,7 +3335,7 @@ GPUSKIN__FAST_TARGET_AVX2 GPUSKIN__FAST_INLINE_AVX2 void gpuskin__fast_store3x8(
     }
 }
 
-/* gpuskin__fast_apply4 for eight vertices, positions and normals. */
+/* gpuskin__fast_apply4 for eight vertices. */
 GPUSKIN__FAST_TARGET_AVX2 GPUSKIN__FAST_INLINE_AVX2 void gpuskin__fast_apply8(const gpuskin__fast_skin *f, size_t v0, __m256 m[3][4])
 {
     __m256 x, y, z, o0, o1, o2;
@@ -3377,9 +3377,40 @@ GPUSKIN__FAST_TARGET_AVX2 GPUSKIN__FAST_INLINE_AVX2 void gpuskin__fast_apply8(co
         s = _mm256_blendv_ps(one, _mm256_div_ps(one, len), big);
         gpuskin__fast_store3x8(f->onrm, f->onrm_s, v0, _mm256_mul_ps(o0, s), _mm256_mul_ps(o1, s), _mm256_mul_ps(o2, s));
     }
+    if (f->otan) {
+        /* as gpuskin__fast_apply4: A itself, renormalised unless ~0; w copied */
+        const __m256 one = _mm256_set1_ps(1.0f);
+        __m256 t0, t1, t2, t3, len, s;
+        t0 = gpuskin__fast_join(_mm_loadu_ps((const float *)(const void *)(f->tan + v0 * f->tan_s)),
+                                _mm_loadu_ps((const float *)(const void *)(f->tan + (v0 + 4) * f->tan_s)));
+        t1 = gpuskin__fast_join(_mm_loadu_ps((const float *)(const void *)(f->tan + (v0 + 1) * f->tan_s)),
+                                _mm_loadu_ps((const float *)(const void *)(f->tan + (v0 + 5) * f->tan_s)));
+        t2 = gpuskin__fast_join(_mm_loadu_ps((const float *)(const void *)(f->tan + (v0 + 2) * f->tan_s)),
+                                _mm_loadu_ps((const float *)(const void *)(f->tan + (v0 + 6) * f->tan_s)));
+        t3 = gpuskin__fast_join(_mm_loadu_ps((const float *)(const void *)(f->tan + (v0 + 3) * f->tan_s)),
+                                _mm_loadu_ps((const float *)(const void *)(f->tan + (v0 + 7) * f->tan_s)));
+        GPUSKIN__FAST_TRANSPOSE8(t0, t1, t2, t3); /* x, y, z, w of the eight */
+        o0 = _mm256_fmadd_ps(m[0][0], t0, _mm256_fmadd_ps(m[0][1], t1, _mm256_mul_ps(m[0][2], t2)));
+        o1 = _mm256_fmadd_ps(m[1][0], t0, _mm256_fmadd_ps(m[1][1], t1, _mm256_mul_ps(m[1][2], t2)));
+        o2 = _mm256_fmadd_ps(m[2][0], t0, _mm256_fmadd_ps(m[2][1], t1, _mm256_mul_ps(m[2][2], t2)));
+        len = _mm256_sqrt_ps(_mm256_fmadd_ps(o0, o0, _mm256_fmadd_ps(o1, o1, _mm256_mul_ps(o2, o2))));
+        s = _mm256_blendv_ps(one, _mm256_div_ps(one, len), _mm256_cmp_ps(len, _mm256_set1_ps(1e-12f), _CMP_GT_OQ));
+        t0 = _mm256_mul_ps(o0, s);
+        t1 = _mm256_mul_ps(o1, s);
+        t2 = _mm256_mul_ps(o2, s);
+        GPUSKIN__FAST_TRANSPOSE8(t0, t1, t2, t3); /* back to one vertex a half */
+#define GPUSKIN__FAST_STORE_TAN2(i, t)                                                                           \
+    _mm_storeu_ps((float *)(void *)(f->otan + (v0 + (i)) * f->otan_s), _mm256_castps256_ps128(t));                \
+    _mm_storeu_ps((float *)(void *)(f->otan + (v0 + 4 + (i)) * f->otan_s), _mm256_extractf128_ps((t), 1))
+        GPUSKIN__FAST_STORE_TAN2(0, t0);
+        GPUSKIN__FAST_STORE_TAN2(1, t1);
+        GPUSKIN__FAST_STORE_TAN2(2, t2);
+        GPUSKIN__FAST_STORE_TAN2(3, t3);
+#undef GPUSKIN__FAST_STORE_TAN2
+    }
 }
 
-/* Groups of eight [v0, v1), v1 - v0 a multiple of 8; LBS, no tangents. */
+/* Groups of eight [v0, v1), v1 - v0 a multiple of 8; LBS. */
 GPUSKIN__FAST_TARGET_AVX2 GPUSKIN__FAST_INLINE_AVX2 void gpuskin__fast_groups_lbs8_body(const gpuskin__fast_skin *f, size_t v0,
                                                                                      size_t v1, uint32_t sets,
                                                                                      gpuskin_joint_type type)
@@ -3443,7 +3474,7 @@ static void gpuskin__fast_groups(const gpuskin__fast_skin *f, size_t v0, size_t 
 {
     size_t v;
 #ifdef GPUSKIN__FAST_AVX2
-    if (!f->dqs && !f->otan && v1 - v0 >= 8 && f->avx2) {
+    if (!f->dqs && v1 - v0 >= 8 && f->avx2) {
         const size_t v8 = v0 + ((v1 - v0) & ~(size_t)7);
         gpuskin__fast_groups_lbs8(f, v0, v8);
         v0 = v8;

@@ -875,7 +875,7 @@ int main(int argc, char **argv)
         fprintf(csv, "group,variant,size,threads,samples,batch,median_s,min_s,max_s,value,unit\n");
     }
 #ifdef GPUSKIN__FAST_SSE2
-    printf("bench_cpu: fast path SSE2%s%s\n", cpu_avx2_fma() ? "; LBS skinning without tangents AVX2 + FMA on this CPU" : "",
+    printf("bench_cpu: fast path SSE2%s%s\n", cpu_avx2_fma() ? "; LBS skinning AVX2 + FMA on this CPU" : "",
            quick ? " (quick: correctness only, no figures)" : "");
 #else
     printf("bench_cpu: fast path portable%s\n", quick ? " (quick: correctness only, no figures)" : "");
