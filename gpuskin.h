@@ -2720,10 +2720,9 @@ typedef struct gpuskin__fast_skin {
 /* ---- loads and stores --------------------------------------------------- */
 
 /* 4 joint indices of vertex v in set `set`, widened to 32 bits. */
-GPUSKIN__FAST_INLINE __m128i gpuskin__fast_joints_as(const gpuskin__fast_skin *f, uint32_t set, size_t v,
-                                                     gpuskin_joint_type type)
+/* The 4 joint indices at p, of type `type`, widened to 32 bits. */
+GPUSKIN__FAST_INLINE __m128i gpuskin__fast_joints_at(const char *p, gpuskin_joint_type type)
 {
-    const char *p = f->jnt[set] + v * f->jnt_s[set];
     if (type == GPUSKIN_JOINT_U16)
         return _mm_unpacklo_epi16(_mm_loadl_epi64((const __m128i *)(const void *)p), _mm_setzero_si128());
     if (type == GPUSKIN_JOINT_U8) {
@@ -2736,7 +2735,7 @@ GPUSKIN__FAST_INLINE __m128i gpuskin__fast_joints_as(const gpuskin__fast_skin *f
 
 GPUSKIN__FAST_INLINE __m128i gpuskin__fast_joints(const gpuskin__fast_skin *f, uint32_t set, size_t v)
 {
-    return gpuskin__fast_joints_as(f, set, v, f->joint_type);
+    return gpuskin__fast_joints_at(f->jnt[set] + v * f->jnt_s[set], f->joint_type);
 }
 
 GPUSKIN__FAST_INLINE __m128 gpuskin__fast_weights(const gpuskin__fast_skin *f, uint32_t set, size_t v)
@@ -3210,20 +3209,20 @@ typedef struct gpuskin__fast_group8 {
     __m256 weighted;       /* lane = vertex: all ones where some weight is non-zero */
 } gpuskin__fast_group8;
 
-/* Row i of one set: vertices i and i+4. Stores the offsets and the kept weights
-   (not yet normalised); returns the weights. */
-GPUSKIN__FAST_TARGET_AVX2 GPUSKIN__FAST_INLINE_AVX2 __m256 gpuskin__fast_read_row8(const gpuskin__fast_skin *f,
-                                                                                gpuskin__fast_group8 *g, size_t v0,
-                                                                                uint32_t set, int i,
-                                                                                gpuskin_joint_type type)
+/* Row i of one set: vertices i and i+4, whose weights are at wp + i ws and
+   wp + (i+4) ws (joints likewise). Stores the offsets and the kept weights (not yet
+   normalised); returns the weights. */
+GPUSKIN__FAST_TARGET_AVX2 GPUSKIN__FAST_INLINE_AVX2 __m256 gpuskin__fast_read_row8(gpuskin__fast_group8 *g, uint32_t set, int i,
+                                                                                const char *wp, size_t ws, const char *jp,
+                                                                                size_t js, gpuskin_joint_type type)
 {
     const __m256 sign = _mm256_set1_ps(-0.0f), min = _mm256_set1_ps(GPUSKIN__MIN_WEIGHT);
-    const __m256 raw = gpuskin__fast_join(gpuskin__fast_weights(f, set, v0 + (size_t)i),
-                                          gpuskin__fast_weights(f, set, v0 + 4 + (size_t)i));
+    const __m256 raw = gpuskin__fast_join(_mm_loadu_ps((const float *)(const void *)(wp + (size_t)i * ws)),
+                                          _mm_loadu_ps((const float *)(const void *)(wp + (size_t)(i + 4) * ws)));
     const __m256 keep = _mm256_cmp_ps(_mm256_andnot_ps(sign, raw), min, _CMP_GE_OQ);
     const __m256 w = _mm256_and_ps(keep, raw);
-    __m256i j = _mm256_inserti128_si256(_mm256_castsi128_si256(gpuskin__fast_joints_as(f, set, v0 + (size_t)i, type)),
-                                        gpuskin__fast_joints_as(f, set, v0 + 4 + (size_t)i, type), 1);
+    __m256i j = _mm256_inserti128_si256(_mm256_castsi128_si256(gpuskin__fast_joints_at(jp + (size_t)i * js, type)),
+                                        gpuskin__fast_joints_at(jp + (size_t)(i + 4) * js, type), 1);
     j = _mm256_and_si256(_mm256_castps_si256(keep), j);
     j = _mm256_add_epi32(_mm256_slli_epi32(j, 5), _mm256_slli_epi32(j, 4)); /* j * 48 */
     _mm256_storeu_si256((__m256i *)(void *)g->off[set][i], j);
@@ -3237,10 +3236,12 @@ GPUSKIN__FAST_TARGET_AVX2 GPUSKIN__FAST_INLINE_AVX2 void gpuskin__fast_read_set8
                                                                               uint32_t set, gpuskin_joint_type type,
                                                                               __m256 w[4])
 {
-    w[0] = gpuskin__fast_read_row8(f, g, v0, set, 0, type);
-    w[1] = gpuskin__fast_read_row8(f, g, v0, set, 1, type);
-    w[2] = gpuskin__fast_read_row8(f, g, v0, set, 2, type);
-    w[3] = gpuskin__fast_read_row8(f, g, v0, set, 3, type);
+    const size_t ws = f->wgt_s[set], js = f->jnt_s[set];
+    const char *wp = f->wgt[set] + v0 * ws, *jp = f->jnt[set] + v0 * js;
+    w[0] = gpuskin__fast_read_row8(g, set, 0, wp, ws, jp, js, type);
+    w[1] = gpuskin__fast_read_row8(g, set, 1, wp, ws, jp, js, type);
+    w[2] = gpuskin__fast_read_row8(g, set, 2, wp, ws, jp, js, type);
+    w[3] = gpuskin__fast_read_row8(g, set, 3, wp, ws, jp, js, type);
     GPUSKIN__FAST_TRANSPOSE8(w[0], w[1], w[2], w[3]);
 }
 
@@ -3335,6 +3336,17 @@ GPUSKIN__FAST_TARGET_AVX2 GPUSKIN__FAST_INLINE_AVX2 void gpuskin__fast_store3x8(
     }
 }
 
+/* 1/sqrt(x) for x >= 1e-36: the hardware estimate (12 bits) and one Newton step
+   (~23 bits), instead of a square root and a division; the few ulps it leaves are
+   within what this form already differs from the oracle by. */
+GPUSKIN__FAST_TARGET_AVX2 GPUSKIN__FAST_INLINE_AVX2 __m256 gpuskin__fast_rsqrt8(__m256 x)
+{
+    const __m256 r = _mm256_rsqrt_ps(x);
+    /* r (1.5 - 0.5 x r^2) */
+    return _mm256_mul_ps(_mm256_mul_ps(_mm256_set1_ps(0.5f), r),
+                         _mm256_fnmadd_ps(_mm256_mul_ps(x, r), r, _mm256_set1_ps(3.0f)));
+}
+
 /* gpuskin__fast_apply4 for eight vertices. */
 GPUSKIN__FAST_TARGET_AVX2 GPUSKIN__FAST_INLINE_AVX2 void gpuskin__fast_apply8(const gpuskin__fast_skin *f, size_t v0, __m256 m[3][4])
 {
@@ -3372,9 +3384,9 @@ GPUSKIN__FAST_TARGET_AVX2 GPUSKIN__FAST_INLINE_AVX2 void gpuskin__fast_apply8(co
             o1 = _mm256_blendv_ps(_mm256_fmadd_ps(a10, x, _mm256_fmadd_ps(a11, y, _mm256_mul_ps(a12, z))), o1, ok);
             o2 = _mm256_blendv_ps(_mm256_fmadd_ps(a20, x, _mm256_fmadd_ps(a21, y, _mm256_mul_ps(a22, z))), o2, ok);
         }
-        len = _mm256_sqrt_ps(_mm256_fmadd_ps(o0, o0, _mm256_fmadd_ps(o1, o1, _mm256_mul_ps(o2, o2))));
-        big = _mm256_cmp_ps(len, _mm256_set1_ps(1e-18f), _CMP_GT_OQ);
-        s = _mm256_blendv_ps(one, _mm256_div_ps(one, len), big);
+        len = _mm256_fmadd_ps(o0, o0, _mm256_fmadd_ps(o1, o1, _mm256_mul_ps(o2, o2))); /* squared */
+        big = _mm256_cmp_ps(len, _mm256_set1_ps(1e-36f), _CMP_GT_OQ);                   /* length > 1e-18 */
+        s = _mm256_blendv_ps(one, gpuskin__fast_rsqrt8(len), big);
         gpuskin__fast_store3x8(f->onrm, f->onrm_s, v0, _mm256_mul_ps(o0, s), _mm256_mul_ps(o1, s), _mm256_mul_ps(o2, s));
     }
     if (f->otan) {
@@ -3393,8 +3405,8 @@ GPUSKIN__FAST_TARGET_AVX2 GPUSKIN__FAST_INLINE_AVX2 void gpuskin__fast_apply8(co
         o0 = _mm256_fmadd_ps(m[0][0], t0, _mm256_fmadd_ps(m[0][1], t1, _mm256_mul_ps(m[0][2], t2)));
         o1 = _mm256_fmadd_ps(m[1][0], t0, _mm256_fmadd_ps(m[1][1], t1, _mm256_mul_ps(m[1][2], t2)));
         o2 = _mm256_fmadd_ps(m[2][0], t0, _mm256_fmadd_ps(m[2][1], t1, _mm256_mul_ps(m[2][2], t2)));
-        len = _mm256_sqrt_ps(_mm256_fmadd_ps(o0, o0, _mm256_fmadd_ps(o1, o1, _mm256_mul_ps(o2, o2))));
-        s = _mm256_blendv_ps(one, _mm256_div_ps(one, len), _mm256_cmp_ps(len, _mm256_set1_ps(1e-12f), _CMP_GT_OQ));
+        len = _mm256_fmadd_ps(o0, o0, _mm256_fmadd_ps(o1, o1, _mm256_mul_ps(o2, o2))); /* squared */
+        s = _mm256_blendv_ps(one, gpuskin__fast_rsqrt8(len), _mm256_cmp_ps(len, _mm256_set1_ps(1e-24f), _CMP_GT_OQ));
         t0 = _mm256_mul_ps(o0, s);
         t1 = _mm256_mul_ps(o1, s);
         t2 = _mm256_mul_ps(o2, s);
@@ -3418,18 +3430,21 @@ GPUSKIN__FAST_TARGET_AVX2 GPUSKIN__FAST_INLINE_AVX2 void gpuskin__fast_groups_lb
     const char *lbs = (const char *)f->lbs;
     size_t v;
     for (v = v0; v < v1; v += 8) {
-        gpuskin__fast_group8 g;
+        gpuskin__fast_group8 group, *g = &group;
         __m256 r01[8], m[3][4], unit;
         __m128 r2[8];
-        gpuskin__fast_read_group8(f, &g, v, sets, type);
-        gpuskin__fast_lbs_vertex8(lbs, &g, 0, sets, &r01[0], &r2[0]);
-        gpuskin__fast_lbs_vertex8(lbs, &g, 1, sets, &r01[1], &r2[1]);
-        gpuskin__fast_lbs_vertex8(lbs, &g, 2, sets, &r01[2], &r2[2]);
-        gpuskin__fast_lbs_vertex8(lbs, &g, 3, sets, &r01[3], &r2[3]);
-        gpuskin__fast_lbs_vertex8(lbs, &g, 4, sets, &r01[4], &r2[4]);
-        gpuskin__fast_lbs_vertex8(lbs, &g, 5, sets, &r01[5], &r2[5]);
-        gpuskin__fast_lbs_vertex8(lbs, &g, 6, sets, &r01[6], &r2[6]);
-        gpuskin__fast_lbs_vertex8(lbs, &g, 7, sets, &r01[7], &r2[7]);
+        /* An empty asm makes g opaque: without it GCC hoists the addresses the blend
+           broadcasts from out of the loop and keeps them on the stack, a load each. */
+        __asm__("" : "+r"(g));
+        gpuskin__fast_read_group8(f, g, v, sets, type);
+        gpuskin__fast_lbs_vertex8(lbs, g, 0, sets, &r01[0], &r2[0]);
+        gpuskin__fast_lbs_vertex8(lbs, g, 1, sets, &r01[1], &r2[1]);
+        gpuskin__fast_lbs_vertex8(lbs, g, 2, sets, &r01[2], &r2[2]);
+        gpuskin__fast_lbs_vertex8(lbs, g, 3, sets, &r01[3], &r2[3]);
+        gpuskin__fast_lbs_vertex8(lbs, g, 4, sets, &r01[4], &r2[4]);
+        gpuskin__fast_lbs_vertex8(lbs, g, 5, sets, &r01[5], &r2[5]);
+        gpuskin__fast_lbs_vertex8(lbs, g, 6, sets, &r01[6], &r2[6]);
+        gpuskin__fast_lbs_vertex8(lbs, g, 7, sets, &r01[7], &r2[7]);
         /* rows of vertices i and i + 4 side by side, then transposed lane by lane:
            m[row][col], lanes 0-3 = vertices 0-3, lanes 4-7 = vertices 4-7 */
         m[0][0] = _mm256_permute2f128_ps(r01[0], r01[4], 0x20); /* row 0: the low halves */
@@ -3447,7 +3462,7 @@ GPUSKIN__FAST_TARGET_AVX2 GPUSKIN__FAST_INLINE_AVX2 void gpuskin__fast_groups_lb
         GPUSKIN__FAST_TRANSPOSE8(m[0][0], m[0][1], m[0][2], m[0][3]);
         GPUSKIN__FAST_TRANSPOSE8(m[1][0], m[1][1], m[1][2], m[1][3]);
         GPUSKIN__FAST_TRANSPOSE8(m[2][0], m[2][1], m[2][2], m[2][3]);
-        unit = _mm256_andnot_ps(g.weighted, _mm256_set1_ps(1.0f));
+        unit = _mm256_andnot_ps(g->weighted, _mm256_set1_ps(1.0f));
         m[0][0] = _mm256_add_ps(m[0][0], unit);
         m[1][1] = _mm256_add_ps(m[1][1], unit);
         m[2][2] = _mm256_add_ps(m[2][2], unit);
@@ -3723,14 +3738,14 @@ static int gpuskin__fast_block_suspect(const gpuskin__fast_skin *f, const gpuski
     return _mm_movemask_epi8(_mm_cmpeq_epi32(bad, _mm_setzero_si128())) != 0xFFFF;
 }
 
-/* gpuskin_streams_validate's answer: a vectorised scan of blocks of 64 vertices
+/* gpuskin_streams_validate's answer: a vectorised scan of blocks of 256 vertices
    (level 1); in a suspicious block, a precise one of each vertex (level 2); and the
    oracle's own validator on any vertex still suspicious (level 3), which gives the
    code. The first vertex that fails level 3 is the oracle's first bad vertex,
    since levels 1 and 2 can only over-report. */
 static gpuskin_result gpuskin__fast_validate(const gpuskin__fast_skin *f, const gpuskin_vertex_streams *s, size_t *out_bad)
 {
-    const size_t block = 64;
+    const size_t block = 256;
     size_t b;
     for (b = 0; b < f->n; b += block) {
         const size_t count = f->n - b < block ? f->n - b : block;
