@@ -1899,8 +1899,9 @@ GPUSKIN_API gpuskin_result gpuskin_palette_lerp(const gpuskin_mat4 *a, const gpu
    decisions (rigid or not) must not depend on the CPU. LBS skinning has an AVX2 +
    FMA form (see "the production CPU path"), whose outputs may differ in the last
    bits; recompiling the SSE2 skinning and palette loops for AVX alone gained 2-3 %,
-   within noise. GPUSKIN_NO_AVX turns the dispatch off; so does building with -mavx
-   or above (the SSE2 forms are then VEX-encoded already). */
+   within noise. GPUSKIN_NO_AVX turns both off. A build for -mavx or above keeps
+   the AVX2 skinning form (still checked at run time) but not the AVX split form
+   (its SSE2 form is then VEX-encoded already). */
 #if defined(GPUSKIN__FAST_SSE2) && !defined(GPUSKIN_NO_AVX) && (defined(__GNUC__) || defined(__clang__)) && \
     (defined(__x86_64__) || defined(__i386__))
 /* The AVX2 + FMA skinning form: also in builds for AVX and above (-march=native),
