@@ -1864,7 +1864,7 @@ GPUSKIN_API gpuskin_result gpuskin_palette_lerp(const gpuskin_mat4 *a, const gpu
      oracle;
    - on a CPU with AVX2 and FMA (GCC/clang, chosen at run time), LBS runs a second
      form: eight vertices a group, each influence one 256-bit and one
-     128-bit fused multiply-add, the rest on eight lanes (the H200 host: ~1.6x the
+     128-bit fused multiply-add, the rest on eight lanes (the H200 host: ~1.8x the
      SSE2 form; BENCHMARKS.md).
    Statements follow the oracle's order where that costs nothing, so most results of
    the SSE2 forms are bit-identical; where they are not (the normal and tangent are
@@ -2720,7 +2720,6 @@ typedef struct gpuskin__fast_skin {
 
 /* ---- loads and stores --------------------------------------------------- */
 
-/* 4 joint indices of vertex v in set `set`, widened to 32 bits. */
 /* The 4 joint indices at p, of type `type`, widened to 32 bits. */
 GPUSKIN__FAST_INLINE __m128i gpuskin__fast_joints_at(const char *p, gpuskin_joint_type type)
 {
@@ -2734,6 +2733,7 @@ GPUSKIN__FAST_INLINE __m128i gpuskin__fast_joints_at(const char *p, gpuskin_join
     return _mm_loadu_si128((const __m128i *)(const void *)p);
 }
 
+/* Those of vertex v in set `set`. */
 GPUSKIN__FAST_INLINE __m128i gpuskin__fast_joints(const gpuskin__fast_skin *f, uint32_t set, size_t v)
 {
     return gpuskin__fast_joints_at(f->jnt[set] + v * f->jnt_s[set], f->joint_type);
@@ -3267,8 +3267,7 @@ GPUSKIN__FAST_TARGET_AVX2 GPUSKIN__FAST_INLINE_AVX2 void gpuskin__fast_read_grou
     n1 = _mm256_permute_ps(norm, _MM_SHUFFLE(1, 1, 1, 1));
     n2 = _mm256_permute_ps(norm, _MM_SHUFFLE(2, 2, 2, 2));
     n3 = _mm256_permute_ps(norm, _MM_SHUFFLE(3, 3, 3, 3));
-    for (set = 0; set < 2; ++set) {
-        if (set == sets) break;
+    for (set = 0; set < sets; ++set) {
         _mm256_storeu_ps(g->wn[set][0], _mm256_mul_ps(_mm256_loadu_ps(g->wn[set][0]), n0));
         _mm256_storeu_ps(g->wn[set][1], _mm256_mul_ps(_mm256_loadu_ps(g->wn[set][1]), n1));
         _mm256_storeu_ps(g->wn[set][2], _mm256_mul_ps(_mm256_loadu_ps(g->wn[set][2]), n2));
@@ -3553,8 +3552,6 @@ static void gpuskin__fast_tail(const gpuskin__fast_skin *f, size_t v0)
 
 /* ---- validation ----------------------------------------------------------- */
 
-/* x - x of `count` float[elem] elements from v0, OR'ed into *acc (0 bits while all
-   are finite). Packed streams are scanned as one float array. */
 /* Weights pass when 0 <= bits <= bits(1e37) as unsigned: non-negative, finite, and
    small enough that 8 of them cannot sum to infinity (-0 and negative denormals,
    which the oracle accepts as 0, are flagged: harmless). */
@@ -3610,6 +3607,8 @@ GPUSKIN__FAST_TARGET_AVX2 static size_t gpuskin__fast_scan_joints16_8(const char
 }
 #endif
 
+/* x - x of `count` float[elem] elements from v0, OR'ed into *acc (0 bits while all
+   are finite). Packed streams are scanned as one float array. */
 static void gpuskin__fast_scan_floats(const char *base, size_t stride, size_t elem, size_t v0, size_t count, size_t n,
                                       int avx2, __m128 *acc)
 {

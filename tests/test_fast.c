@@ -676,6 +676,74 @@ static void test_every_validation_error(void)
     tf_free_palettes(&p);
 }
 
+/* The scan's other side: it must never miss. The fixtures above put garbage joint
+   indices behind zero weights, which makes every block suspicious, so the precise
+   per-vertex level decides there. Here every index is in range, so the level-1
+   scan alone passes a block (its 256-bit and 128-bit loops, packed streams of both
+   influence sets): one bad value at a time, at block starts and ends, inside the
+   wide loops and in the remainders, must give the oracle's error and index, with
+   the outputs untouched. */
+static void test_scan_never_misses(void)
+{
+    enum { N = 700 };
+    static const size_t at[6] = {0, 200, 255, 256, 511, N - 1};
+    const float nan = (float)NAN, inf = (float)INFINITY;
+    tf_palettes p;
+    tf_layout lay;
+    tf_mesh m;
+    tf_out o;
+    gpuskin_cpu_skin_desc d;
+    size_t v, k;
+    uint32_t set;
+    int c;
+    memset(&lay, 0, sizeof lay);
+    lay.sets = 2; lay.normals = 1; lay.tangents = 1; lay.jt = GPUSKIN_JOINT_U16;
+    tf_make_palettes(&p, 10, 1u << TF_RIGID);
+    tf_make_mesh(&m, N, &lay, 10, 1.0f);
+    for (v = 0; v < N; ++v)
+        for (set = 0; set < 2; ++set)
+            for (c = 0; c < 4; ++c) tf_put_joint(&m, set, v, c, (uint32_t)(v + (size_t)c) % 10u);
+    tf_make_out(&o, N, 0);
+    d = tf_desc(&m, &p, GPUSKIN_METHOD_LBS);
+    d.out_positions = o.pos; d.out_normals = o.nrm; d.out_tangents = o.tan;
+    tf_expect_same_error(d, &o, GPUSKIN_SUCCESS, "clean mesh");
+    for (k = 0; k < 6; ++k) {
+        float keep[4];
+        unsigned char keepj[8];
+        v = at[k];
+        memcpy(keep, (const char *)m.s.positions.data + v * 12, 12);
+        tf_put_float(&m.s.positions, 12, v, (int)(k % 3), k % 2 ? nan : -inf);
+        tf_expect_same_error(d, &o, GPUSKIN_ERROR_NON_FINITE, "position");
+        memcpy((char *)(uintptr_t)m.s.positions.data + v * 12, keep, 12);
+
+        memcpy(keep, (const char *)m.s.normals.data + v * 12, 12);
+        tf_put_float(&m.s.normals, 12, v, (int)(k % 3), inf);
+        tf_expect_same_error(d, &o, GPUSKIN_ERROR_NON_FINITE, "normal");
+        memcpy((char *)(uintptr_t)m.s.normals.data + v * 12, keep, 12);
+
+        memcpy(keep, (const char *)m.s.tangents.data + v * 16, 16);
+        tf_put_float(&m.s.tangents, 16, v, (int)(k % 4), nan);
+        tf_expect_same_error(d, &o, GPUSKIN_ERROR_NON_FINITE, "tangent");
+        memcpy((char *)(uintptr_t)m.s.tangents.data + v * 16, keep, 16);
+
+        for (set = 0; set < 2; ++set) {
+            memcpy(keep, (const char *)m.s.weights[set].data + v * 16, 16);
+            tf_put_float(&m.s.weights[set], 16, v, (int)(k % 4), k % 2 ? nan : -0.5f);
+            tf_expect_same_error(d, &o, GPUSKIN_ERROR_INVALID_WEIGHT, "weight");
+            tf_put_float(&m.s.weights[set], 16, v, (int)(k % 4), 0.5f);
+            memcpy(keepj, (const char *)m.s.joints[set].data + v * 8, 8);
+            tf_put_joint(&m, set, v, (int)(k % 4), 10); /* == joint_count, weighted */
+            tf_expect_same_error(d, &o, GPUSKIN_ERROR_JOINT_OUT_OF_RANGE, "joint");
+            memcpy((char *)(uintptr_t)m.s.joints[set].data + v * 8, keepj, 8);
+            memcpy((char *)(uintptr_t)m.s.weights[set].data + v * 16, keep, 16);
+        }
+    }
+    tf_expect_same_error(d, &o, GPUSKIN_SUCCESS, "clean mesh again");
+    free(o.buf);
+    tf_free_mesh(&m);
+    tf_free_palettes(&p);
+}
+
 /* ---- palettes: gpuskin_build_palettes == globals + palette (+ pack) -------- */
 
 typedef struct tf_rig {
@@ -1172,6 +1240,7 @@ int main(int argc, char **argv)
     RUN_TEST(test_dqs_antipodal_and_ties);
     RUN_TEST(test_singular_blends);
     RUN_TEST(test_scan_false_positives);
+    RUN_TEST(test_scan_never_misses);
     RUN_TEST(test_denormal_weights);
     RUN_TEST(test_exact_allocations);
     RUN_TEST(test_every_validation_error);
