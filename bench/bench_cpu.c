@@ -535,7 +535,9 @@ static int body_batch(void *vc)
     d.models = c->r->models;
     d.local_poses = c->r->poses;
     d.out_lbs = c->lbs;
-    return gpuskin_build_palettes(&d) == GPUSKIN_SUCCESS && (quick || c->count > 64 || pal_check_lbs(c));
+    /* (the outputs are checked after the timing, against the reference: a scan
+       here, as this body once did for up to 64 instances, is timed with it) */
+    return gpuskin_build_palettes(&d) == GPUSKIN_SUCCESS;
 }
 
 /* The same by hand with the reference functions, instance by instance. */
