@@ -1915,6 +1915,18 @@ static int gpuskin__fast_cpu_has_avx2_fma(void)
     __builtin_cpu_init();
     return __builtin_cpu_supports("avx2") && __builtin_cpu_supports("fma");
 }
+/* The sixteen-lane palettes (AVX-512F): GPUSKIN_NO_AVX512 turns them off, for
+   hosts that keep AVX-512 out of their threads (on some older Intel cores, 512-bit
+   work lowers the clock of the whole core for a while). */
+#if !defined(GPUSKIN_NO_AVX512)
+#define GPUSKIN__FAST_AVX512 1
+#define GPUSKIN__FAST_TARGET_AVX512 __attribute__((target("avx512f,avx2,fma")))
+static int gpuskin__fast_cpu_has_avx512(void)
+{
+    __builtin_cpu_init();
+    return __builtin_cpu_supports("avx512f") && gpuskin__fast_cpu_has_avx2_fma();
+}
+#endif
 #if !defined(__AVX__)
 #define GPUSKIN__FAST_VEX 1
 #define GPUSKIN__FAST_TARGET_AVX __attribute__((target("avx")))
@@ -2190,6 +2202,357 @@ static int gpuskin__fast_palettes4(const gpuskin_palette_batch_desc *d, uint32_t
     if (_mm_movemask_ps(_mm_cmpeq_ps(nonfinite, _mm_setzero_ps())) != 0xF) *result = GPUSKIN_ERROR_NON_FINITE;
     return 1;
 }
+
+#ifdef GPUSKIN__FAST_AVX2
+/* ======================================================================== */
+/* Palettes: eight or sixteen instances at a time (AVX2 + FMA, AVX-512)     */
+/* ======================================================================== */
+
+/* Chosen at run time over gpuskin__fast_palettes4: sixteen lanes where the CPU
+   has AVX-512, else eight. Not gpuskin__fast_palettes4 made wider: the parent is
+   read from memory as an operand of each fused multiply-add (eight-lane
+   registers are 16 and cannot hold a product's three matrices); the quaternion's
+   normalisation is folded into one factor 2/|q|^2; and the finiteness checks are
+   one running sum, whose false alarms (a sum of huge finite values that
+   overflows) cost nothing but time: any alarm sends the group to the reference
+   path, which decides and reports exactly. Fused multiply-adds round once where
+   the reference rounds twice: results differ from it by float rounding, within
+   what tests/test_fast.c allows. One body, GPUSKIN__FAST_PALETTES_IMPL, for both
+   widths; each width supplies P##_set1, _add, _sub, _mul, _fmadd, _fnmadd,
+   _bcast, _two_over (2/x where x > 1e-24, else 0), _gather, _scatter and
+   _all_finite. */
+
+/* Four registers, each made of 4-float lanes, transposed lane by lane. */
+#define GPUSKIN__FAST_TRANSPOSE4X(PS, a, b, c, d)                                                              \
+    do {                                                                                                       \
+        const __typeof__(a) t0_ = PS##_unpacklo_ps((a), (b)), t1_ = PS##_unpackhi_ps((a), (b));                \
+        const __typeof__(a) t2_ = PS##_unpacklo_ps((c), (d)), t3_ = PS##_unpackhi_ps((c), (d));                \
+        (a) = PS##_shuffle_ps(t0_, t2_, _MM_SHUFFLE(1, 0, 1, 0));                                              \
+        (b) = PS##_shuffle_ps(t0_, t2_, _MM_SHUFFLE(3, 2, 3, 2));                                              \
+        (c) = PS##_shuffle_ps(t1_, t3_, _MM_SHUFFLE(1, 0, 1, 0));                                              \
+        (d) = PS##_shuffle_ps(t1_, t3_, _MM_SHUFFLE(3, 2, 3, 2));                                              \
+    } while (0)
+#define GPUSKIN__FAST_TRANSPOSE8(a, b, c, d) GPUSKIN__FAST_TRANSPOSE4X(_mm256, a, b, c, d)
+
+GPUSKIN__FAST_TARGET_AVX2 GPUSKIN__FAST_INLINE_AVX2 __m256 gpuskin__fast_join(__m128 lo, __m128 hi)
+{
+    return _mm256_insertf128_ps(_mm256_castps128_ps256(lo), hi, 1);
+}
+
+/* Lanes [0, lanes) of four transposed registers, by way of memory: for a group's
+   short end only. Lane l is float quarter l / 4 of register l % 4. */
+static void gpuskin__fast_scatter_short(char *b, const size_t *off, uint32_t lanes, const float *regs, uint32_t width)
+{
+    uint32_t l;
+    for (l = 0; l < lanes; ++l) memcpy(b + off[l], regs + (l % 4) * width + 4 * (l / 4), 4 * sizeof(float));
+}
+
+/* The body, for P = gpuskin__p8 or gpuskin__p16 (V its vector type, W its lanes). */
+#define GPUSKIN__FAST_PALETTES_IMPL(P, V, W, TARGET)                                                                   \
+typedef struct P##_aff { V m[3][4]; } P##_aff;                                                                         \
+                                                                                                                       \
+/* The local matrices of a group's TRS: gpuskin_mat4_from_trs with the                                                 \
+   normalisation folded in (1 - 2(y^2 + z^2)/|q|^2 and so on; the identity rotation                                    \
+   where not 1e-24 < |q|^2). *alarm receives |q|^2 x 1e9: not finite for a                                             \
+   non-finite rotation, and for |q|^2 >= ~3e29, where 2/|q|^2 would come near the                                      \
+   denormals. */                                                                                                       \
+TARGET GPUSKIN__FAST_INLINE_AVX2 void P##_local(const gpuskin_trs *t, const size_t *off, V out[3][4], V *alarm)        \
+{                                                                                                                      \
+    V a[4], q[4], s[4], len2, k, xs, ys, zs, xx, yy, zz, xy, xz, yz, wx, wy, wz;                                       \
+    P##_gather((const char *)&t->translation.x, off, a); /* tx ty tz (qx) */                                           \
+    P##_gather((const char *)&t->rotation.x, off, q);    /* qx qy qz qw */                                             \
+    P##_gather((const char *)&t->rotation.w, off, s);    /* (qw) sx sy sz */                                           \
+    len2 = P##_fmadd(q[3], q[3], P##_fmadd(q[2], q[2], P##_fmadd(q[1], q[1], P##_mul(q[0], q[0]))));                   \
+    *alarm = P##_fmadd(len2, P##_set1(1e9f), *alarm);                                                                  \
+    k = P##_two_over(len2);                                                                                            \
+    xs = P##_mul(q[0], k); ys = P##_mul(q[1], k); zs = P##_mul(q[2], k);                                               \
+    xx = P##_mul(q[0], xs); yy = P##_mul(q[1], ys); zz = P##_mul(q[2], zs);                                            \
+    xy = P##_mul(q[0], ys); xz = P##_mul(q[0], zs); yz = P##_mul(q[1], zs);                                            \
+    wx = P##_mul(q[3], xs); wy = P##_mul(q[3], ys); wz = P##_mul(q[3], zs);                                            \
+    /* column c times scale c; the diagonal as s - s (a + b) */                                                        \
+    out[0][0] = P##_fnmadd(P##_add(yy, zz), s[1], s[1]);                                                               \
+    out[1][0] = P##_mul(P##_add(xy, wz), s[1]);                                                                        \
+    out[2][0] = P##_mul(P##_sub(xz, wy), s[1]);                                                                        \
+    out[0][1] = P##_mul(P##_sub(xy, wz), s[2]);                                                                        \
+    out[1][1] = P##_fnmadd(P##_add(xx, zz), s[2], s[2]);                                                               \
+    out[2][1] = P##_mul(P##_add(yz, wx), s[2]);                                                                        \
+    out[0][2] = P##_mul(P##_add(xz, wy), s[3]);                                                                        \
+    out[1][2] = P##_mul(P##_sub(yz, wx), s[3]);                                                                        \
+    out[2][2] = P##_fnmadd(P##_add(xx, yy), s[3], s[3]);                                                               \
+    out[0][3] = a[0];                                                                                                  \
+    out[1][3] = a[1];                                                                                                  \
+    out[2][3] = a[2];                                                                                                  \
+}                                                                                                                      \
+                                                                                                                       \
+/* out = a * b; a is read where it lies (a parent's global in the scratch). */                                         \
+TARGET GPUSKIN__FAST_INLINE_AVX2 void P##_mul3x4(const P##_aff *a, V b[3][4], P##_aff *out)                            \
+{                                                                                                                      \
+    /* written out: -O2 does not unroll these loops */                                                                 \
+    out->m[0][0] = P##_fmadd(a->m[0][2], b[2][0], P##_fmadd(a->m[0][1], b[1][0], P##_mul(a->m[0][0], b[0][0])));       \
+    out->m[0][1] = P##_fmadd(a->m[0][2], b[2][1], P##_fmadd(a->m[0][1], b[1][1], P##_mul(a->m[0][0], b[0][1])));       \
+    out->m[0][2] = P##_fmadd(a->m[0][2], b[2][2], P##_fmadd(a->m[0][1], b[1][2], P##_mul(a->m[0][0], b[0][2])));       \
+    out->m[0][3] = P##_fmadd(a->m[0][2], b[2][3], P##_fmadd(a->m[0][1], b[1][3], P##_fmadd(a->m[0][0], b[0][3], a->m[0][3]))); \
+    out->m[1][0] = P##_fmadd(a->m[1][2], b[2][0], P##_fmadd(a->m[1][1], b[1][0], P##_mul(a->m[1][0], b[0][0])));       \
+    out->m[1][1] = P##_fmadd(a->m[1][2], b[2][1], P##_fmadd(a->m[1][1], b[1][1], P##_mul(a->m[1][0], b[0][1])));       \
+    out->m[1][2] = P##_fmadd(a->m[1][2], b[2][2], P##_fmadd(a->m[1][1], b[1][2], P##_mul(a->m[1][0], b[0][2])));       \
+    out->m[1][3] = P##_fmadd(a->m[1][2], b[2][3], P##_fmadd(a->m[1][1], b[1][3], P##_fmadd(a->m[1][0], b[0][3], a->m[1][3]))); \
+    out->m[2][0] = P##_fmadd(a->m[2][2], b[2][0], P##_fmadd(a->m[2][1], b[1][0], P##_mul(a->m[2][0], b[0][0])));       \
+    out->m[2][1] = P##_fmadd(a->m[2][2], b[2][1], P##_fmadd(a->m[2][1], b[1][1], P##_mul(a->m[2][0], b[0][1])));       \
+    out->m[2][2] = P##_fmadd(a->m[2][2], b[2][2], P##_fmadd(a->m[2][1], b[1][2], P##_mul(a->m[2][0], b[0][2])));       \
+    out->m[2][3] = P##_fmadd(a->m[2][2], b[2][3], P##_fmadd(a->m[2][1], b[1][3], P##_fmadd(a->m[2][0], b[0][3], a->m[2][3]))); \
+}                                                                                                                      \
+                                                                                                                       \
+/* One affine matrix's rows 0..2 in every lane: b[row][col]. */                                                        \
+TARGET GPUSKIN__FAST_INLINE_AVX2 void P##_splat(const gpuskin_mat4 *m, V b[3][4])                                      \
+{                                                                                                                      \
+    b[0][0] = P##_bcast(&m->m[0]), b[0][1] = P##_bcast(&m->m[4]);                                                      \
+    b[0][2] = P##_bcast(&m->m[8]), b[0][3] = P##_bcast(&m->m[12]);                                                     \
+    b[1][0] = P##_bcast(&m->m[1]), b[1][1] = P##_bcast(&m->m[5]);                                                      \
+    b[1][2] = P##_bcast(&m->m[9]), b[1][3] = P##_bcast(&m->m[13]);                                                     \
+    b[2][0] = P##_bcast(&m->m[2]), b[2][1] = P##_bcast(&m->m[6]);                                                      \
+    b[2][2] = P##_bcast(&m->m[10]), b[2][3] = P##_bcast(&m->m[14]);                                                    \
+}                                                                                                                      \
+                                                                                                                       \
+/* Instances [inst0, inst0 + lanes), lanes <= W; a short group repeats its last                                        \
+   instance in the spare lanes (computed, never stored). `g` holds the model-space                                     \
+   globals of every joint. Returns 0 when this group must take the reference path:                                     \
+   a non-affine model, or an alarm (see above). */                                                                     \
+TARGET static int P##_palettes(const gpuskin_palette_batch_desc *d, uint32_t inst0, uint32_t lanes, P##_aff *g)        \
+{                                                                                                                      \
+    const gpuskin_skeleton *sk = d->skeleton;                                                                          \
+    const size_t nj = sk->joint_count;                                                                                 \
+    /* lane l's bytes from lane 0's: its instance's poses, LBS rows, palettes, model */                                \
+    size_t offsets[4][W], *pose_off = offsets[0], *lbs_off = offsets[1], *pal_off = offsets[2], *model_off = offsets[3]; \
+    uint32_t i, l;                                                                                                     \
+    const gpuskin_trs *pose = d->local_poses ? d->local_poses + inst0 * nj : sk->rest_pose;                            \
+    float *lbs = d->out_lbs ? d->out_lbs + inst0 * nj * GPUSKIN_LBS_FLOATS_PER_JOINT : NULL;                           \
+    gpuskin_mat4 *pals = d->out_palettes ? d->out_palettes + inst0 * nj : NULL;                                        \
+    P##_aff model, pal;                                                                                                \
+    V alarm = P##_set1(0.0f), sum = P##_set1(0.0f);                                                                    \
+    for (l = 0; l < W; ++l) {                                                                                          \
+        const size_t k = l < lanes ? l : lanes - 1;                                                                    \
+        pose_off[l] = d->local_poses ? k * nj * sizeof(gpuskin_trs) : 0;                                               \
+        lbs_off[l] = k * nj * GPUSKIN_LBS_FLOATS_PER_JOINT * sizeof(float);                                            \
+        pal_off[l] = k * nj * sizeof(gpuskin_mat4);                                                                    \
+        model_off[l] = k * sizeof(gpuskin_mat4);                                                                       \
+    }                                                                                                                  \
+    /* An empty asm makes the offsets opaque: without it GCC keeps them as vectors                                     \
+       and extracts each lane's with two instructions, at every use. */                                                \
+    __asm__("" : "+r"(pose_off), "+r"(lbs_off), "+r"(pal_off), "+r"(model_off));                                       \
+    if (d->models) {                                                                                                   \
+        const gpuskin_mat4 *m0 = &d->models[inst0];                                                                    \
+        V col[4];                                                                                                      \
+        int c;                                                                                                         \
+        /* (a non-finite model reaches every palette: the final check sees it) */                                      \
+        for (l = 0; l < lanes; ++l)                                                                                    \
+            if (!gpuskin__fast_is_affine(&m0[l])) return 0;                                                            \
+        for (c = 0; c < 4; ++c) {                                                                                      \
+            P##_gather((const char *)(m0->m + 4 * c), model_off, col);                                                 \
+            model.m[0][c] = col[0];                                                                                    \
+            model.m[1][c] = col[1];                                                                                    \
+            model.m[2][c] = col[2];                                                                                    \
+        }                                                                                                              \
+    }                                                                                                                  \
+    for (i = 0; i < sk->joint_count; ++i) {                                                                            \
+        const uint32_t j = sk->order[i];                                                                               \
+        const int32_t parent = sk->parents[j];                                                                         \
+        V local[3][4], ib[3][4];                                                                                       \
+        P##_local(pose + j, pose_off, local, &alarm);                                                                  \
+        if (parent >= 0) {                                                                                             \
+            P##_mul3x4(&g[parent], local, &g[j]);                                                                      \
+        } else { /* the model matrix rides on the roots, as in gpuskin__fast_palettes4 */                              \
+            P##_aff root;                                                                                              \
+            V rpg[3][4];                                                                                               \
+            P##_splat(&sk->root_parent_globals[j], rpg);                                                               \
+            if (d->models) P##_mul3x4(&model, rpg, &root);                                                             \
+            else memcpy(root.m, rpg, sizeof root.m);                                                                   \
+            P##_mul3x4(&root, local, &g[j]);                                                                           \
+        }                                                                                                              \
+        P##_splat(&sk->inverse_bind[j], ib);                                                                           \
+        P##_mul3x4(&g[j], ib, &pal);                                                                                   \
+        /* A non-finite global always reaches the palette (x * inf and x * NaN are                                     \
+           never finite, not even for x = 0), so the palette's sum is the check. */                                    \
+        sum = P##_add(sum, P##_add(P##_add(P##_add(pal.m[0][0], pal.m[0][1]), P##_add(pal.m[0][2], pal.m[0][3])),      \
+                                   P##_add(P##_add(pal.m[1][0], pal.m[1][1]), P##_add(pal.m[1][2], pal.m[1][3]))));    \
+        sum = P##_add(sum, P##_add(P##_add(pal.m[2][0], pal.m[2][1]), P##_add(pal.m[2][2], pal.m[2][3])));             \
+        if (lbs) { /* row r of lane l = lane l of m[r][0..3] */                                                        \
+            char *row = (char *)(lbs + (size_t)j * GPUSKIN_LBS_FLOATS_PER_JOINT);                                      \
+            P##_scatter(row, lbs_off, lanes, pal.m[0][0], pal.m[0][1], pal.m[0][2], pal.m[0][3]);                      \
+            P##_scatter(row + 16, lbs_off, lanes, pal.m[1][0], pal.m[1][1], pal.m[1][2], pal.m[1][3]);                 \
+            P##_scatter(row + 32, lbs_off, lanes, pal.m[2][0], pal.m[2][1], pal.m[2][2], pal.m[2][3]);                 \
+        }                                                                                                              \
+        if (pals) { /* column c, row 3 = (0 0 0 1) */                                                                  \
+            const V zero = P##_set1(0.0f), one = P##_set1(1.0f);                                                       \
+            char *col = (char *)pals[j].m;                                                                             \
+            P##_scatter(col, pal_off, lanes, pal.m[0][0], pal.m[1][0], pal.m[2][0], zero);                             \
+            P##_scatter(col + 16, pal_off, lanes, pal.m[0][1], pal.m[1][1], pal.m[2][1], zero);                        \
+            P##_scatter(col + 32, pal_off, lanes, pal.m[0][2], pal.m[1][2], pal.m[2][2], zero);                        \
+            P##_scatter(col + 48, pal_off, lanes, pal.m[0][3], pal.m[1][3], pal.m[2][3], one);                         \
+        }                                                                                                              \
+    }                                                                                                                  \
+    return P##_all_finite(P##_add(alarm, sum));                                                                        \
+}                                                                                                                      \
+                                                                                                                       \
+/* Instances [first, first + count) of d, W a group. The globals of every joint                                        \
+   for W instances take 48 W bytes a joint: on the stack up to 12 KB (what                                             \
+   gpuskin__fast_palettes4 takes), else one allocation, aligned by hand. */                                            \
+TARGET static gpuskin_result P##_palettes_range(const gpuskin_palette_batch_desc *d, uint32_t first, uint32_t count)   \
+{                                                                                                                      \
+    const gpuskin_skeleton *sk = d->skeleton;                                                                          \
+    const uint32_t end = first + count;                                                                                \
+    P##_aff stack_globals[12288 / sizeof(P##_aff)], *g = stack_globals;                                                \
+    gpuskin_mat4 *scratch = NULL;                                                                                      \
+    gpuskin_result result = GPUSKIN_SUCCESS;                                                                           \
+    void *block = NULL;                                                                                                \
+    uint32_t i;                                                                                                        \
+    if (sk->joint_count > sizeof stack_globals / sizeof stack_globals[0]) {                                            \
+        block = GPUSKIN_MALLOC((size_t)sk->joint_count * sizeof(P##_aff) + 63, sk->alloc_user);                        \
+        if (!block) return GPUSKIN_ERROR_OUT_OF_MEMORY;                                                                \
+        g = (P##_aff *)(void *)(((uintptr_t)block + 63) & ~(uintptr_t)63);                                             \
+    }                                                                                                                  \
+    for (i = first; i < end && result == GPUSKIN_SUCCESS; i += W) {                                                    \
+        const uint32_t lanes = end - i < W ? end - i : W;                                                              \
+        if (!P##_palettes(d, i, lanes, g)) {                                                                           \
+            if (!d->out_palettes && !scratch) {                                                                        \
+                scratch = (gpuskin_mat4 *)GPUSKIN_MALLOC((size_t)sk->joint_count * sizeof(gpuskin_mat4), sk->alloc_user); \
+                if (!scratch) result = GPUSKIN_ERROR_OUT_OF_MEMORY;                                                    \
+            }                                                                                                          \
+            if (result == GPUSKIN_SUCCESS) result = gpuskin__fast_palettes_plain(d, i, lanes, scratch);                \
+        }                                                                                                              \
+    }                                                                                                                  \
+    if (block) GPUSKIN_FREE(block, sk->alloc_user);                                                                    \
+    if (scratch) GPUSKIN_FREE(scratch, sk->alloc_user);                                                                \
+    return result;                                                                                                     \
+}
+
+/* ---- eight lanes: one AVX register ---- */
+typedef __m256 gpuskin__p8;
+#define GPUSKIN__P8_FN(name, args, expr) GPUSKIN__FAST_TARGET_AVX2 GPUSKIN__FAST_INLINE_AVX2 __m256 gpuskin__p8_##name args { return expr; }
+GPUSKIN__P8_FN(set1, (float x), _mm256_set1_ps(x))
+GPUSKIN__P8_FN(add, (__m256 a, __m256 b), _mm256_add_ps(a, b))
+GPUSKIN__P8_FN(sub, (__m256 a, __m256 b), _mm256_sub_ps(a, b))
+GPUSKIN__P8_FN(mul, (__m256 a, __m256 b), _mm256_mul_ps(a, b))
+GPUSKIN__P8_FN(fmadd, (__m256 a, __m256 b, __m256 c), _mm256_fmadd_ps(a, b, c))
+GPUSKIN__P8_FN(fnmadd, (__m256 a, __m256 b, __m256 c), _mm256_fnmadd_ps(a, b, c))
+GPUSKIN__P8_FN(bcast, (const float *p), _mm256_broadcast_ss(p))
+GPUSKIN__P8_FN(two_over, (__m256 x), _mm256_and_ps(_mm256_cmp_ps(x, _mm256_set1_ps(1e-24f), _CMP_GT_OQ),
+                                                   _mm256_div_ps(_mm256_set1_ps(2.0f), x)))
+#undef GPUSKIN__P8_FN
+GPUSKIN__FAST_TARGET_AVX2 GPUSKIN__FAST_INLINE_AVX2 int gpuskin__p8_all_finite(__m256 x)
+{
+    return _mm256_movemask_ps(_mm256_cmp_ps(_mm256_sub_ps(x, x), _mm256_setzero_ps(), _CMP_EQ_OQ)) == 0xFF;
+}
+
+/* Lane l of out[0..3] = the 4 floats at b + off[l]: lanes l and l + 4 share a
+   load's register, then one transpose. (Base and byte offsets rather than eight
+   pointers: -O2 does not unroll the loops that would fill a pointer array, and
+   stores and reloads it.) */
+#define GPUSKIN__FAST_AT(l) ((const float *)(const void *)(b + off[l]))
+GPUSKIN__FAST_TARGET_AVX2 GPUSKIN__FAST_INLINE_AVX2 void gpuskin__p8_gather(const char *b, const size_t *off, __m256 out[4])
+{
+    out[0] = gpuskin__fast_join(_mm_loadu_ps(GPUSKIN__FAST_AT(0)), _mm_loadu_ps(GPUSKIN__FAST_AT(4)));
+    out[1] = gpuskin__fast_join(_mm_loadu_ps(GPUSKIN__FAST_AT(1)), _mm_loadu_ps(GPUSKIN__FAST_AT(5)));
+    out[2] = gpuskin__fast_join(_mm_loadu_ps(GPUSKIN__FAST_AT(2)), _mm_loadu_ps(GPUSKIN__FAST_AT(6)));
+    out[3] = gpuskin__fast_join(_mm_loadu_ps(GPUSKIN__FAST_AT(3)), _mm_loadu_ps(GPUSKIN__FAST_AT(7)));
+    GPUSKIN__FAST_TRANSPOSE8(out[0], out[1], out[2], out[3]);
+}
+#undef GPUSKIN__FAST_AT
+
+/* The inverse of the gather for lanes [0, lanes). */
+#define GPUSKIN__FAST_AT(l) ((float *)(void *)(b + off[l]))
+GPUSKIN__FAST_TARGET_AVX2 GPUSKIN__FAST_INLINE_AVX2 void gpuskin__p8_scatter(char *b, const size_t *off, uint32_t lanes, __m256 v0,
+                                                                         __m256 v1, __m256 v2, __m256 v3)
+{
+    GPUSKIN__FAST_TRANSPOSE8(v0, v1, v2, v3);
+    if (lanes == 8) {
+        _mm_storeu_ps(GPUSKIN__FAST_AT(0), _mm256_castps256_ps128(v0));
+        _mm_storeu_ps(GPUSKIN__FAST_AT(4), _mm256_extractf128_ps(v0, 1));
+        _mm_storeu_ps(GPUSKIN__FAST_AT(1), _mm256_castps256_ps128(v1));
+        _mm_storeu_ps(GPUSKIN__FAST_AT(5), _mm256_extractf128_ps(v1, 1));
+        _mm_storeu_ps(GPUSKIN__FAST_AT(2), _mm256_castps256_ps128(v2));
+        _mm_storeu_ps(GPUSKIN__FAST_AT(6), _mm256_extractf128_ps(v2, 1));
+        _mm_storeu_ps(GPUSKIN__FAST_AT(3), _mm256_castps256_ps128(v3));
+        _mm_storeu_ps(GPUSKIN__FAST_AT(7), _mm256_extractf128_ps(v3, 1));
+    } else {
+        float regs[4 * 8];
+        _mm256_storeu_ps(regs, v0); _mm256_storeu_ps(regs + 8, v1);
+        _mm256_storeu_ps(regs + 16, v2); _mm256_storeu_ps(regs + 24, v3);
+        gpuskin__fast_scatter_short(b, off, lanes, regs, 8);
+    }
+}
+#undef GPUSKIN__FAST_AT
+
+GPUSKIN__FAST_PALETTES_IMPL(gpuskin__p8, __m256, 8, GPUSKIN__FAST_TARGET_AVX2)
+
+#ifdef GPUSKIN__FAST_AVX512
+/* ---- sixteen lanes: one AVX-512 register ---- */
+/* GCC 12's AVX-512 intrinsics fill unused operands with a self-initialised
+   variable (_mm512_undefined_ps), which its -Wmaybe-uninitialized reports in
+   C++ once inlined here. */
+#if defined(__GNUC__) && !defined(__clang__)
+#pragma GCC diagnostic push
+#pragma GCC diagnostic ignored "-Wmaybe-uninitialized"
+#endif
+#define GPUSKIN__P16_FN(name, args, expr) GPUSKIN__FAST_TARGET_AVX512 GPUSKIN__FAST_INLINE_AVX2 __m512 gpuskin__p16_##name args { return expr; }
+GPUSKIN__P16_FN(set1, (float x), _mm512_set1_ps(x))
+GPUSKIN__P16_FN(add, (__m512 a, __m512 b), _mm512_add_ps(a, b))
+GPUSKIN__P16_FN(sub, (__m512 a, __m512 b), _mm512_sub_ps(a, b))
+GPUSKIN__P16_FN(mul, (__m512 a, __m512 b), _mm512_mul_ps(a, b))
+GPUSKIN__P16_FN(fmadd, (__m512 a, __m512 b, __m512 c), _mm512_fmadd_ps(a, b, c))
+GPUSKIN__P16_FN(fnmadd, (__m512 a, __m512 b, __m512 c), _mm512_fnmadd_ps(a, b, c))
+GPUSKIN__P16_FN(bcast, (const float *p), _mm512_set1_ps(*p))
+GPUSKIN__P16_FN(two_over, (__m512 x), _mm512_maskz_div_ps(_mm512_cmp_ps_mask(x, _mm512_set1_ps(1e-24f), _CMP_GT_OQ),
+                                                          _mm512_set1_ps(2.0f), x))
+#undef GPUSKIN__P16_FN
+GPUSKIN__FAST_TARGET_AVX512 GPUSKIN__FAST_INLINE_AVX2 int gpuskin__p16_all_finite(__m512 x)
+{
+    return _mm512_cmp_ps_mask(_mm512_sub_ps(x, x), _mm512_setzero_ps(), _CMP_EQ_OQ) == 0xFFFF;
+}
+
+/* As gpuskin__p8_gather: register k holds lanes k, k + 4, k + 8, k + 12. */
+#define GPUSKIN__FAST_AT(l) _mm_loadu_ps((const float *)(const void *)(b + off[l]))
+GPUSKIN__FAST_TARGET_AVX512 GPUSKIN__FAST_INLINE_AVX2 __m512 gpuskin__p16_join(const char *b, const size_t *off, int k)
+{
+    __m512 r = _mm512_castps128_ps512(GPUSKIN__FAST_AT(k));
+    r = _mm512_insertf32x4(r, GPUSKIN__FAST_AT(k + 4), 1);
+    r = _mm512_insertf32x4(r, GPUSKIN__FAST_AT(k + 8), 2);
+    return _mm512_insertf32x4(r, GPUSKIN__FAST_AT(k + 12), 3);
+}
+#undef GPUSKIN__FAST_AT
+GPUSKIN__FAST_TARGET_AVX512 GPUSKIN__FAST_INLINE_AVX2 void gpuskin__p16_gather(const char *b, const size_t *off, __m512 out[4])
+{
+    out[0] = gpuskin__p16_join(b, off, 0);
+    out[1] = gpuskin__p16_join(b, off, 1);
+    out[2] = gpuskin__p16_join(b, off, 2);
+    out[3] = gpuskin__p16_join(b, off, 3);
+    GPUSKIN__FAST_TRANSPOSE4X(_mm512, out[0], out[1], out[2], out[3]);
+}
+
+#define GPUSKIN__FAST_AT(l, v, q) _mm_storeu_ps((float *)(void *)(b + off[l]), _mm512_extractf32x4_ps(v, q))
+GPUSKIN__FAST_TARGET_AVX512 GPUSKIN__FAST_INLINE_AVX2 void gpuskin__p16_scatter(char *b, const size_t *off, uint32_t lanes,
+                                                                            __m512 v0, __m512 v1, __m512 v2, __m512 v3)
+{
+    GPUSKIN__FAST_TRANSPOSE4X(_mm512, v0, v1, v2, v3);
+    if (lanes == 16) {
+        GPUSKIN__FAST_AT(0, v0, 0); GPUSKIN__FAST_AT(4, v0, 1); GPUSKIN__FAST_AT(8, v0, 2); GPUSKIN__FAST_AT(12, v0, 3);
+        GPUSKIN__FAST_AT(1, v1, 0); GPUSKIN__FAST_AT(5, v1, 1); GPUSKIN__FAST_AT(9, v1, 2); GPUSKIN__FAST_AT(13, v1, 3);
+        GPUSKIN__FAST_AT(2, v2, 0); GPUSKIN__FAST_AT(6, v2, 1); GPUSKIN__FAST_AT(10, v2, 2); GPUSKIN__FAST_AT(14, v2, 3);
+        GPUSKIN__FAST_AT(3, v3, 0); GPUSKIN__FAST_AT(7, v3, 1); GPUSKIN__FAST_AT(11, v3, 2); GPUSKIN__FAST_AT(15, v3, 3);
+    } else {
+        float regs[4 * 16];
+        _mm512_storeu_ps(regs, v0); _mm512_storeu_ps(regs + 16, v1);
+        _mm512_storeu_ps(regs + 32, v2); _mm512_storeu_ps(regs + 48, v3);
+        gpuskin__fast_scatter_short(b, off, lanes, regs, 16);
+    }
+}
+#undef GPUSKIN__FAST_AT
+
+GPUSKIN__FAST_PALETTES_IMPL(gpuskin__p16, __m512, 16, GPUSKIN__FAST_TARGET_AVX512)
+#if defined(__GNUC__) && !defined(__clang__)
+#pragma GCC diagnostic pop
+#endif
+#endif /* GPUSKIN__FAST_AVX512 */
+#endif /* GPUSKIN__FAST_AVX2 */
 
 
 /* ======================================================================== */
@@ -2609,12 +2972,27 @@ GPUSKIN_API gpuskin_result gpuskin_build_palettes(const gpuskin_palette_batch_de
     if (end < desc->first_instance || (size_t)end > SIZE_MAX / ((size_t)sk->joint_count * sizeof(gpuskin_mat4)))
         return GPUSKIN_ERROR_OVERFLOW;
 #ifdef GPUSKIN__FAST_SSE2
-    /* The four-lane path keeps matrices as 3x4 affines. Skeletons from real files
-       always are; anything else takes the reference path. */
+    /* The four- and eight-lane paths keep matrices as 3x4 affines. Skeletons from
+       real files always are; anything else takes the reference path. */
     fast = 1;
     for (i = 0; i < sk->joint_count && fast; ++i)
         fast = gpuskin__fast_is_affine(&sk->inverse_bind[i]) &&
                (sk->parents[i] >= 0 || gpuskin__fast_is_affine(&sk->root_parent_globals[i]));
+#ifdef GPUSKIN__FAST_AVX2
+    if (fast && gpuskin__fast_cpu_has_avx2_fma()) {
+        uint32_t first = desc->first_instance, count = desc->instance_count;
+#ifdef GPUSKIN__FAST_AVX512
+        /* sixteen a group; a short end of up to 15 in groups of eight */
+        if (gpuskin__fast_cpu_has_avx512() && count >= 16) {
+            const uint32_t whole = count / 16 * 16;
+            GPUSKIN__TRY(gpuskin__p16_palettes_range(desc, first, whole));
+            first += whole;
+            count -= whole;
+        }
+#endif
+        return count ? gpuskin__p8_palettes_range(desc, first, count) : GPUSKIN_SUCCESS;
+    }
+#endif
     if (fast) {
         /* Globals of every joint for four instances: 192 bytes a joint, on the stack
            for skeletons up to 64 joints, else one allocation, aligned by hand since
@@ -3157,21 +3535,7 @@ GPUSKIN__FAST_INLINE void gpuskin__fast_group_dqs(const gpuskin__fast_skin *f, s
    blend runs on eight vertices a register. Fused multiply-adds round once where
    the oracle rounds twice, so results differ from it (and from the SSE2 form) by
    an ulp or so: within what tests/test_fast.c allows, as any other fast path. */
-/* Four registers, each two 4-float lanes, transposed lane by lane. */
-#define GPUSKIN__FAST_TRANSPOSE8(a, b, c, d)                                                                   \
-    do {                                                                                                       \
-        const __m256 t0_ = _mm256_unpacklo_ps((a), (b)), t1_ = _mm256_unpackhi_ps((a), (b));                   \
-        const __m256 t2_ = _mm256_unpacklo_ps((c), (d)), t3_ = _mm256_unpackhi_ps((c), (d));                   \
-        (a) = _mm256_shuffle_ps(t0_, t2_, _MM_SHUFFLE(1, 0, 1, 0));                                            \
-        (b) = _mm256_shuffle_ps(t0_, t2_, _MM_SHUFFLE(3, 2, 3, 2));                                            \
-        (c) = _mm256_shuffle_ps(t1_, t3_, _MM_SHUFFLE(1, 0, 1, 0));                                            \
-        (d) = _mm256_shuffle_ps(t1_, t3_, _MM_SHUFFLE(3, 2, 3, 2));                                            \
-    } while (0)
-
-GPUSKIN__FAST_TARGET_AVX2 GPUSKIN__FAST_INLINE_AVX2 __m256 gpuskin__fast_join(__m128 lo, __m128 hi)
-{
-    return _mm256_insertf128_ps(_mm256_castps128_ps256(lo), hi, 1);
-}
+/* (GPUSKIN__FAST_TRANSPOSE8 and gpuskin__fast_join: with the eight-instance palettes) */
 
 /* One set of one vertex: w = its four weights times 1/sum, off = its four palette
    byte offsets. */

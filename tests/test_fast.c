@@ -860,14 +860,16 @@ static void tf_check_palettes(tf_rig *r, int use_models, int use_poses, int want
     free(ref); free(pal); free(ref_lbs); free(lbs);
 }
 
+/* 37 instances: with AVX-512, two groups of sixteen and a short end of five in a
+   group of eight; with AVX2 alone, four groups of eight and one of five. */
 static void test_palettes_match_reference(void)
 {
     const uint32_t joint_counts[] = {1, 5, 64, 65, 130};
     size_t k;
     for (k = 0; k < sizeof joint_counts / sizeof joint_counts[0]; ++k) {
         tf_rig r;
-        const uint32_t all[2] = {0, 11};
-        tf_make_rig(&r, joint_counts[k], 11);
+        const uint32_t all[2] = {0, 37};
+        tf_make_rig(&r, joint_counts[k], 37);
         tf_check_palettes(&r, 1, 1, 1, 1, all, 2);
         tf_check_palettes(&r, 0, 1, 1, 0, all, 2); /* no models, palettes only */
         tf_check_palettes(&r, 1, 0, 0, 1, all, 2); /* rest pose, LBS only */
@@ -886,16 +888,23 @@ static void test_palettes_split_ranges(void)
     tf_check_palettes(&r, 1, 1, 1, 1, cuts_b, (int)(sizeof cuts_b / sizeof cuts_b[0]));
     tf_check_palettes(&r, 1, 1, 0, 1, cuts_c, (int)(sizeof cuts_c / sizeof cuts_c[0]));
     tf_free_rig(&r);
+    { /* ranges of 17 and 28: a group of sixteen, then short ends */
+        const uint32_t cuts_d[] = {0, 17, 45};
+        tf_make_rig(&r, 23, 45);
+        tf_check_palettes(&r, 1, 1, 1, 1, cuts_d, (int)(sizeof cuts_d / sizeof cuts_d[0]));
+        tf_free_rig(&r);
+    }
 }
 
 /* Non-affine model, inverse bind or root parent: the reference path, same results. */
 static void test_palettes_non_affine(void)
 {
     tf_rig r;
-    const uint32_t all[2] = {0, 9};
+    const uint32_t all[2] = {0, 25};
     gpuskin_mat4 keep;
-    tf_make_rig(&r, 12, 9);
-    r.models[5].m[3] = 0.25f; /* a projective model in the second group only */
+    tf_make_rig(&r, 12, 25);
+    r.models[5].m[3] = 0.25f;  /* a projective model in one group of four, eight or sixteen */
+    r.models[21].m[7] = -1.0f; /* and one in a later group */
     tf_check_palettes(&r, 1, 1, 1, 1, all, 2);
     tf_check_palettes(&r, 1, 1, 0, 1, all, 2);
     keep = r.sk.inverse_bind[7];
@@ -905,19 +914,76 @@ static void test_palettes_non_affine(void)
     tf_free_rig(&r);
 }
 
-/* Quaternions the normalisation must turn into the identity: zero, tiny, and so
-   large that |q|^2 overflows (finite input: no error). */
+/* Quaternions the normalisation must turn into the identity: zero and tiny; and
+   ones just inside the limits, which it must normalise (instances 5 and 17: in the
+   wide forms' groups, 0-15 with AVX-512, 0-7 and 16-23 with AVX2). Instance 19
+   holds quaternions so large that |q|^2 overflows (finite input: the identity, no
+   error) or comes near it, which the wide forms leave to the reference path. */
 static void test_palettes_odd_quaternions(void)
 {
     tf_rig r;
-    const uint32_t all[2] = {0, 6};
-    tf_make_rig(&r, 9, 6);
-    r.poses[0 * 9 + 3].rotation.x = r.poses[0 * 9 + 3].rotation.y = 0.0f;
-    r.poses[0 * 9 + 3].rotation.z = r.poses[0 * 9 + 3].rotation.w = 0.0f;
-    r.poses[2 * 9 + 4].rotation.x = 1e-13f; r.poses[2 * 9 + 4].rotation.w = 0.0f;
-    r.poses[2 * 9 + 4].rotation.y = r.poses[2 * 9 + 4].rotation.z = 0.0f;
-    r.poses[5 * 9 + 8].rotation.x = 3e19f; r.poses[5 * 9 + 8].rotation.w = 3e19f;
+    const uint32_t all[2] = {0, 20};
+    const uint32_t at[2] = {5, 17};
+    gpuskin_trs *p;
+    int k;
+    tf_make_rig(&r, 9, 20);
+    for (k = 0; k < 2; ++k) {
+        p = r.poses + at[k] * 9;
+        p[0].rotation.x = p[0].rotation.y = p[0].rotation.z = p[0].rotation.w = 0.0f;
+        p[1].rotation.x = 1e-13f; p[1].rotation.y = p[1].rotation.z = p[1].rotation.w = 0.0f;
+        p[2].rotation.x = 4e-12f; p[2].rotation.y = p[2].rotation.z = 0.0f; p[2].rotation.w = -1e-12f;
+        p[3].rotation.x = 3e13f; p[3].rotation.y = -2e13f; p[3].rotation.z = 0.0f; p[3].rotation.w = 4e13f;
+        /* |q|^2 = 7.2e-25 (identity) and 1.2e-24 (half a turn about x) */
+        p[4].rotation.x = 8.5e-13f; p[4].rotation.y = p[4].rotation.z = p[4].rotation.w = 0.0f;
+        p[5].rotation.x = 1.1e-12f; p[5].rotation.y = p[5].rotation.z = p[5].rotation.w = 0.0f;
+    }
+    p = r.poses + 19 * 9;
+    p[0].rotation.x = 3e19f; p[0].rotation.w = 3e19f;
+    p[1].rotation.x = 1e15f; p[1].rotation.y = 2e15f; p[1].rotation.z = 0.0f; p[1].rotation.w = -2e15f;
+    p[2].rotation.x = -1e19f; p[2].rotation.y = 2e18f; p[2].rotation.z = 0.0f; p[2].rotation.w = 5e18f;
+    /* |q|^2 = 2.7e38: 2/|q|^2 is a denormal, which a host's flush-to-zero would
+       make 0 (and the rotation the identity) */
+    p[3].rotation.x = 1.3e19f; p[3].rotation.y = p[3].rotation.z = 0.0f; p[3].rotation.w = 1e19f;
     tf_check_palettes(&r, 1, 1, 1, 1, all, 2);
+#ifdef GPUSKIN__FAST_SSE2
+    { /* again with flush-to-zero and denormals-are-zero, as games often run */
+        const unsigned int csr = _mm_getcsr();
+        _mm_setcsr(csr | 0x8040u);
+        tf_check_palettes(&r, 1, 1, 1, 1, all, 2);
+        _mm_setcsr(csr);
+    }
+#endif
+    tf_free_rig(&r);
+}
+
+/* Finite inputs whose palettes are huge but finite: the wide paths' cheap
+   finiteness check (a running sum) overflows, sends the group to the reference
+   path, and the call must still succeed with the reference's values. */
+static void test_palettes_huge_but_finite(void)
+{
+    tf_rig r;
+    const uint32_t all[2] = {0, 21};
+    uint32_t i, j;
+    tf_make_rig(&r, 4, 21);
+    for (j = 0; j < 4; ++j) {
+        r.sk.inverse_bind[j] = gpuskin_mat4_identity();
+        r.sk.root_parent_globals[j] = gpuskin_mat4_identity();
+    }
+    for (i = 0; i < 21; ++i) {
+        gpuskin_trs *p = r.poses + i * 4;
+        for (j = 0; j < 4; ++j) {
+            p[j].rotation.x = p[j].rotation.y = p[j].rotation.z = 0.0f;
+            p[j].rotation.w = 1.0f;
+            p[j].scale.x = p[j].scale.y = p[j].scale.z = 1.0f;
+            p[j].translation.x = p[j].translation.y = p[j].translation.z = 0.0f;
+        }
+        if (i == 3 || i == 19) { /* one root: 3e38 in two columns, 6e38 in their sum */
+            uint32_t root = 0;
+            while (r.sk.parents[root] >= 0) ++root;
+            p[root].translation.x = p[root].translation.y = 3e38f;
+        }
+    }
+    tf_check_palettes(&r, 0, 1, 1, 1, all, 2);
     tf_free_rig(&r);
 }
 
@@ -928,12 +994,13 @@ static void test_palettes_errors(void)
     gpuskin_mat4 *pal;
     float *lbs;
     gpuskin_skeleton empty;
-    tf_make_rig(&r, 70, 10);
-    pal = (gpuskin_mat4 *)malloc(10 * 70 * sizeof(gpuskin_mat4));
-    lbs = (float *)malloc(10 * 70 * 12 * sizeof(float));
+    float keep;
+    tf_make_rig(&r, 70, 20); /* a group of sixteen and a short end, or eight and eight and four */
+    pal = (gpuskin_mat4 *)malloc(20 * 70 * sizeof(gpuskin_mat4));
+    lbs = (float *)malloc(20 * 70 * 12 * sizeof(float));
     memset(&d, 0, sizeof d);
     d.skeleton = &r.sk;
-    d.instance_count = 10;
+    d.instance_count = 20;
     d.models = r.models;
     d.local_poses = r.poses;
     d.out_palettes = pal;
@@ -957,7 +1024,7 @@ static void test_palettes_errors(void)
     d.instance_count = 0x20u;
     CHECK_EQ_INT(gpuskin_build_palettes(&d), GPUSKIN_ERROR_OVERFLOW);
     d.first_instance = 0;
-    d.instance_count = 10;
+    d.instance_count = 20;
     r.poses[3 * 70 + 69].scale.y = (float)NAN;
     CHECK_EQ_INT(gpuskin_build_palettes(&d), GPUSKIN_ERROR_NON_FINITE);
     r.poses[3 * 70 + 69].scale.y = 1.0f;
@@ -967,6 +1034,16 @@ static void test_palettes_errors(void)
     r.poses[1 * 70 + 2].translation.x = (float)-INFINITY;
     CHECK_EQ_INT(gpuskin_build_palettes(&d), GPUSKIN_ERROR_NON_FINITE);
     r.poses[1 * 70 + 2].translation.x = 0.0f;
+    r.poses[18 * 70 + 33].scale.z = (float)INFINITY; /* in the short end */
+    CHECK_EQ_INT(gpuskin_build_palettes(&d), GPUSKIN_ERROR_NON_FINITE);
+    r.poses[18 * 70 + 33].scale.z = 1.0f;
+    r.poses[17 * 70 + 40].rotation.w = (float)NAN;
+    CHECK_EQ_INT(gpuskin_build_palettes(&d), GPUSKIN_ERROR_NON_FINITE);
+    r.poses[17 * 70 + 40].rotation.w = 1.0f;
+    keep = r.models[19].m[0];
+    r.models[19].m[0] = (float)INFINITY;
+    CHECK_EQ_INT(gpuskin_build_palettes(&d), GPUSKIN_ERROR_NON_FINITE);
+    r.models[19].m[0] = keep;
     r.models[6].m[13] = (float)NAN;
     CHECK_EQ_INT(gpuskin_build_palettes(&d), GPUSKIN_ERROR_NON_FINITE);
     d.models = NULL;
@@ -1230,6 +1307,15 @@ int main(int argc, char **argv)
     tf_seed(20261202u);
 #ifdef GPUSKIN__FAST_SSE2
     printf("fast path: SSE2\n");
+#if defined(GPUSKIN__FAST_AVX512)
+    printf("palettes: %s\n", gpuskin__fast_cpu_has_avx512() ? "sixteen lanes (AVX-512), short ends eight (AVX2 + FMA)"
+                                                              : gpuskin__fast_cpu_has_avx2_fma() ? "eight lanes (AVX2 + FMA)"
+                                                                                                 : "four lanes (SSE2)");
+#elif defined(GPUSKIN__FAST_AVX2)
+    printf("palettes: %s\n", gpuskin__fast_cpu_has_avx2_fma() ? "eight lanes (AVX2 + FMA)" : "four lanes (SSE2)");
+#else
+    printf("palettes: four lanes (SSE2)\n");
+#endif
 #else
     printf("fast path: portable (oracle)\n");
 #endif
@@ -1248,6 +1334,7 @@ int main(int argc, char **argv)
     RUN_TEST(test_palettes_split_ranges);
     RUN_TEST(test_palettes_non_affine);
     RUN_TEST(test_palettes_odd_quaternions);
+    RUN_TEST(test_palettes_huge_but_finite);
     RUN_TEST(test_palettes_errors);
     RUN_TEST(test_pack_dq_fast_random);
     RUN_TEST(test_pack_dq_fast_thresholds);
