@@ -2484,6 +2484,165 @@ GPUSKIN__FAST_TARGET_AVX2 GPUSKIN__FAST_INLINE_AVX2 void gpuskin__p8_scatter(cha
 
 GPUSKIN__FAST_PALETTES_IMPL(gpuskin__p8, __m256, 8, GPUSKIN__FAST_TARGET_AVX2)
 
+/* ---- one instance at a time: rows ---- */
+#ifndef GPUSKIN__FAST_ROWS_BELOW
+#define GPUSKIN__FAST_ROWS_BELOW 4 /* short ends of 1-3 instances */
+#endif
+/* A group costs the same with one lane used as with all: a range's last few
+   instances (and a single instance) take this form instead. The local matrices,
+   eight joints a register (gpuskin__p8_local, joints for lanes); then the
+   hierarchy one joint at a time, each 3x4 matrix three 128-bit rows, which are
+   also the LBS layout. */
+typedef struct gpuskin__fast_rows { float r[3][4]; } gpuskin__fast_rows;
+
+/* Row a of a 3x4 affine times the affine b: a0 b0 + a1 b1 + a2 b2 + (0 0 0 a3),
+   rounded as P##_mul3x4 rounds each lane, so that an instance's palettes have
+   the same bits whichever form computes them (a job system's ranges decide
+   that): the first term's -0 lanes make a0 b0c + -0 the plain product, signed
+   zeros included. */
+GPUSKIN__FAST_TARGET_AVX2 GPUSKIN__FAST_INLINE_AVX2 __m128 gpuskin__fast_row_mul(__m128 a, const gpuskin__fast_rows *b)
+{
+    const __m128 t = _mm_blend_ps(_mm_set1_ps(-0.0f), a, 0x8);
+    return _mm_fmadd_ps(_mm_permute_ps(a, 0xAA), _mm_loadu_ps(b->r[2]),
+                        _mm_fmadd_ps(_mm_permute_ps(a, 0x55), _mm_loadu_ps(b->r[1]),
+                                     _mm_fmadd_ps(_mm_permute_ps(a, 0x00), _mm_loadu_ps(b->r[0]), t)));
+}
+
+/* out = a * b, rows in registers. */
+GPUSKIN__FAST_TARGET_AVX2 GPUSKIN__FAST_INLINE_AVX2 void gpuskin__fast_rows_mul(const __m128 a[3], const gpuskin__fast_rows *b, __m128 out[3])
+{
+    out[0] = gpuskin__fast_row_mul(a[0], b);
+    out[1] = gpuskin__fast_row_mul(a[1], b);
+    out[2] = gpuskin__fast_row_mul(a[2], b);
+}
+
+GPUSKIN__FAST_TARGET_AVX2 GPUSKIN__FAST_INLINE_AVX2 void gpuskin__fast_rows_load(const gpuskin__fast_rows *m, __m128 out[3])
+{
+    out[0] = _mm_loadu_ps(m->r[0]);
+    out[1] = _mm_loadu_ps(m->r[1]);
+    out[2] = _mm_loadu_ps(m->r[2]);
+}
+
+/* Rows 0..2 of an affine column-major matrix. */
+GPUSKIN__FAST_TARGET_AVX2 GPUSKIN__FAST_INLINE_AVX2 void gpuskin__fast_rows_of(const gpuskin_mat4 *m, gpuskin__fast_rows *out)
+{
+    __m128 c0 = _mm_loadu_ps(m->m), c1 = _mm_loadu_ps(m->m + 4), c2 = _mm_loadu_ps(m->m + 8), c3 = _mm_loadu_ps(m->m + 12);
+    _MM_TRANSPOSE4_PS(c0, c1, c2, c3);
+    _mm_storeu_ps(out->r[0], c0);
+    _mm_storeu_ps(out->r[1], c1);
+    _mm_storeu_ps(out->r[2], c2);
+}
+
+/* Instance `inst`; s holds 3 joint_count rows: the local matrices, the globals,
+   and (filled by the caller) the inverse binds. Returns 0 where the instance must
+   take the reference path, as gpuskin__p8_palettes. */
+GPUSKIN__FAST_TARGET_AVX2 static int gpuskin__fast_palettes_rows(const gpuskin_palette_batch_desc *d, uint32_t inst,
+                                                               gpuskin__fast_rows *s)
+{
+    const gpuskin_skeleton *sk = d->skeleton;
+    const uint32_t nj = sk->joint_count;
+    gpuskin__fast_rows *loc = s, *glob = s + nj, *ib = s + 2 * (size_t)nj, model;
+    const gpuskin_trs *pose = d->local_poses ? d->local_poses + (size_t)inst * nj : sk->rest_pose;
+    float *lbs = d->out_lbs ? d->out_lbs + (size_t)inst * nj * GPUSKIN_LBS_FLOATS_PER_JOINT : NULL;
+    gpuskin_mat4 *pals = d->out_palettes ? d->out_palettes + (size_t)inst * nj : NULL;
+    size_t offsets[2][8], *trs_off = offsets[0], *row_off = offsets[1];
+    __m256 alarm = _mm256_setzero_ps();
+    __m128 sum = _mm_setzero_ps(), model_rows[3], g[3];
+    uint32_t i, j, l, prev = (uint32_t)-1; /* the joint whose rows g holds */
+    g[0] = g[1] = g[2] = model_rows[0] = model_rows[1] = model_rows[2] = sum;
+    if (d->models) {
+        if (!gpuskin__fast_is_affine(&d->models[inst])) return 0;
+        gpuskin__fast_rows_of(&d->models[inst], &model);
+        gpuskin__fast_rows_load(&model, model_rows);
+    }
+    for (j = 0; j < nj; j += 8) { /* joints j..j+7 as lanes; a short end repeats its last */
+        const uint32_t lanes = nj - j < 8 ? nj - j : 8;
+        __m256 m[3][4];
+        if (j == 0 || lanes < 8) {
+            for (l = 0; l < 8; ++l) {
+                const size_t k = l < lanes ? l : lanes - 1;
+                trs_off[l] = k * sizeof(gpuskin_trs);
+                row_off[l] = k * sizeof(gpuskin__fast_rows);
+            }
+            __asm__("" : "+r"(trs_off), "+r"(row_off)); /* as in gpuskin__p8_palettes */
+        }
+        gpuskin__p8_local(pose + j, trs_off, m, &alarm);
+        gpuskin__p8_scatter((char *)loc[j].r[0], row_off, lanes, m[0][0], m[0][1], m[0][2], m[0][3]);
+        gpuskin__p8_scatter((char *)loc[j].r[1], row_off, lanes, m[1][0], m[1][1], m[1][2], m[1][3]);
+        gpuskin__p8_scatter((char *)loc[j].r[2], row_off, lanes, m[2][0], m[2][1], m[2][2], m[2][3]);
+    }
+    for (i = 0; i < nj; ++i) {
+        const uint32_t jj = sk->order[i];
+        const int32_t parent = sk->parents[jj];
+        __m128 p0, p1, p2, par[3];
+        /* a joint's parent is often the joint before it: its rows are still in g */
+        if (parent >= 0) {
+            if ((uint32_t)parent != prev) gpuskin__fast_rows_load(&glob[parent], g);
+            gpuskin__fast_rows_mul(g, &loc[jj], par);
+        } else { /* the model matrix rides on the roots */
+            gpuskin__fast_rows rpg;
+            gpuskin__fast_rows_of(&sk->root_parent_globals[jj], &rpg);
+            if (d->models) gpuskin__fast_rows_mul(model_rows, &rpg, g);
+            else gpuskin__fast_rows_load(&rpg, g);
+            gpuskin__fast_rows_mul(g, &loc[jj], par);
+        }
+        g[0] = par[0], g[1] = par[1], g[2] = par[2];
+        prev = jj;
+        _mm_storeu_ps(glob[jj].r[0], g[0]);
+        _mm_storeu_ps(glob[jj].r[1], g[1]);
+        _mm_storeu_ps(glob[jj].r[2], g[2]);
+        p0 = gpuskin__fast_row_mul(g[0], &ib[jj]);
+        p1 = gpuskin__fast_row_mul(g[1], &ib[jj]);
+        p2 = gpuskin__fast_row_mul(g[2], &ib[jj]);
+        sum = _mm_add_ps(sum, _mm_add_ps(_mm_add_ps(p0, p1), p2)); /* the finiteness check, as in the groups */
+        if (lbs) {
+            float *o = lbs + (size_t)jj * GPUSKIN_LBS_FLOATS_PER_JOINT;
+            _mm_storeu_ps(o, p0);
+            _mm_storeu_ps(o + 4, p1);
+            _mm_storeu_ps(o + 8, p2);
+        }
+        if (pals) {
+            __m128 p3 = _mm_setr_ps(0.0f, 0.0f, 0.0f, 1.0f);
+            _MM_TRANSPOSE4_PS(p0, p1, p2, p3);
+            _mm_storeu_ps(pals[jj].m, p0);
+            _mm_storeu_ps(pals[jj].m + 4, p1);
+            _mm_storeu_ps(pals[jj].m + 8, p2);
+            _mm_storeu_ps(pals[jj].m + 12, p3);
+        }
+    }
+    return gpuskin__p8_all_finite(_mm256_add_ps(alarm, _mm256_castps128_ps256(sum))) &&
+           _mm_movemask_ps(_mm_cmpeq_ps(_mm_sub_ps(sum, sum), _mm_setzero_ps())) == 0xF;
+}
+
+/* Instances [first, first + count) by rows. The scratch takes 144 bytes a joint:
+   on the stack up to 64 joints, else one allocation. */
+GPUSKIN__FAST_TARGET_AVX2 static gpuskin_result gpuskin__fast_palettes_rows_range(const gpuskin_palette_batch_desc *d,
+                                                                                 uint32_t first, uint32_t count)
+{
+    const gpuskin_skeleton *sk = d->skeleton;
+    gpuskin__fast_rows stack_rows[3 * 64], *s = stack_rows;
+    gpuskin_mat4 *scratch = NULL;
+    gpuskin_result result = GPUSKIN_SUCCESS;
+    uint32_t i, j;
+    if (sk->joint_count > 64) {
+        s = (gpuskin__fast_rows *)GPUSKIN_MALLOC(3 * (size_t)sk->joint_count * sizeof(gpuskin__fast_rows), sk->alloc_user);
+        if (!s) return GPUSKIN_ERROR_OUT_OF_MEMORY;
+    }
+    for (j = 0; j < sk->joint_count; ++j) gpuskin__fast_rows_of(&sk->inverse_bind[j], &s[2 * (size_t)sk->joint_count + j]);
+    for (i = first; i < first + count && result == GPUSKIN_SUCCESS; ++i) {
+        if (!gpuskin__fast_palettes_rows(d, i, s)) {
+            if (!d->out_palettes && !scratch) {
+                scratch = (gpuskin_mat4 *)GPUSKIN_MALLOC((size_t)sk->joint_count * sizeof(gpuskin_mat4), sk->alloc_user);
+                if (!scratch) result = GPUSKIN_ERROR_OUT_OF_MEMORY;
+            }
+            if (result == GPUSKIN_SUCCESS) result = gpuskin__fast_palettes_plain(d, i, 1, scratch);
+        }
+    }
+    if (s != stack_rows) GPUSKIN_FREE(s, sk->alloc_user);
+    if (scratch) GPUSKIN_FREE(scratch, sk->alloc_user);
+    return result;
+}
+
 #ifdef GPUSKIN__FAST_AVX512
 /* ---- sixteen lanes: one AVX-512 register ---- */
 /* GCC 12's AVX-512 intrinsics fill unused operands with a self-initialised
@@ -2990,7 +3149,13 @@ GPUSKIN_API gpuskin_result gpuskin_build_palettes(const gpuskin_palette_batch_de
             count -= whole;
         }
 #endif
-        return count ? gpuskin__p8_palettes_range(desc, first, count) : GPUSKIN_SUCCESS;
+        { /* eight a group; a short end of fewer than GPUSKIN__FAST_ROWS_BELOW one at a time */
+            const uint32_t rest = count % 8, in_groups = count - (rest < GPUSKIN__FAST_ROWS_BELOW ? rest : 0);
+            if (in_groups) GPUSKIN__TRY(gpuskin__p8_palettes_range(desc, first, in_groups));
+            first += in_groups;
+            count -= in_groups;
+        }
+        return count ? gpuskin__fast_palettes_rows_range(desc, first, count) : GPUSKIN_SUCCESS;
     }
 #endif
     if (fast) {

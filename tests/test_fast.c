@@ -861,18 +861,23 @@ static void tf_check_palettes(tf_rig *r, int use_models, int use_poses, int want
 }
 
 /* 37 instances: with AVX-512, two groups of sixteen and a short end of five in a
-   group of eight; with AVX2 alone, four groups of eight and one of five. */
+   group of eight; with AVX2 alone, four groups of eight and one of five. 35: the
+   short end of three one instance at a time (rows). */
 static void test_palettes_match_reference(void)
 {
     const uint32_t joint_counts[] = {1, 5, 64, 65, 130};
     size_t k;
     for (k = 0; k < sizeof joint_counts / sizeof joint_counts[0]; ++k) {
         tf_rig r;
-        const uint32_t all[2] = {0, 37};
+        const uint32_t all[2] = {0, 37}, most[2] = {0, 35};
         tf_make_rig(&r, joint_counts[k], 37);
         tf_check_palettes(&r, 1, 1, 1, 1, all, 2);
         tf_check_palettes(&r, 0, 1, 1, 0, all, 2); /* no models, palettes only */
         tf_check_palettes(&r, 1, 0, 0, 1, all, 2); /* rest pose, LBS only */
+        tf_free_rig(&r);
+        tf_make_rig(&r, joint_counts[k], 35);
+        tf_check_palettes(&r, 1, 1, 1, 1, most, 2);
+        tf_check_palettes(&r, 0, 0, 1, 0, most, 2);
         tf_free_rig(&r);
     }
 }
@@ -889,9 +894,36 @@ static void test_palettes_split_ranges(void)
     tf_check_palettes(&r, 1, 1, 0, 1, cuts_c, (int)(sizeof cuts_c / sizeof cuts_c[0]));
     tf_free_rig(&r);
     { /* ranges of 17 and 28: a group of sixteen, then short ends */
-        const uint32_t cuts_d[] = {0, 17, 45};
+        const uint32_t cuts_d[] = {0, 17, 45}, cuts_e[] = {0, 1, 3, 6, 13, 37, 45}, all[] = {0, 45};
+        const size_t n = 45 * 23;
+        gpuskin_mat4 *pal = (gpuskin_mat4 *)malloc(2 * n * sizeof(gpuskin_mat4));
+        float *lbs = (float *)malloc(2 * n * 12 * sizeof(float));
+        int pass;
         tf_make_rig(&r, 23, 45);
         tf_check_palettes(&r, 1, 1, 1, 1, cuts_d, (int)(sizeof cuts_d / sizeof cuts_d[0]));
+        /* Each instance's bits must not depend on the ranges (they decide which
+           form, groups or rows, computes it): one call against many. */
+        for (pass = 0; pass < 2; ++pass) {
+            const uint32_t *cuts = pass ? cuts_e : all;
+            const int ncuts = pass ? (int)(sizeof cuts_e / sizeof cuts_e[0]) : 2;
+            int c;
+            for (c = 0; c + 1 < ncuts; ++c) {
+                gpuskin_palette_batch_desc d;
+                memset(&d, 0, sizeof d);
+                d.skeleton = &r.sk;
+                d.first_instance = cuts[c];
+                d.instance_count = cuts[c + 1] - cuts[c];
+                d.models = r.models;
+                d.local_poses = r.poses;
+                d.out_palettes = pal + pass * n;
+                d.out_lbs = lbs + pass * n * 12;
+                CHECK_EQ_INT(gpuskin_build_palettes(&d), GPUSKIN_SUCCESS);
+            }
+        }
+        CHECK(memcmp(pal, pal + n, n * sizeof(gpuskin_mat4)) == 0);
+        CHECK(memcmp(lbs, lbs + n * 12, n * 12 * sizeof(float)) == 0);
+        free(pal);
+        free(lbs);
         tf_free_rig(&r);
     }
 }
@@ -915,18 +947,19 @@ static void test_palettes_non_affine(void)
 }
 
 /* Quaternions the normalisation must turn into the identity: zero and tiny; and
-   ones just inside the limits, which it must normalise (instances 5 and 17: in the
-   wide forms' groups, 0-15 with AVX-512, 0-7 and 16-23 with AVX2). Instance 19
-   holds quaternions so large that |q|^2 overflows (finite input: the identity, no
-   error) or comes near it, which the wide forms leave to the reference path. */
+   ones just inside the limits, which it must normalise (instance 5, in a group of
+   eight or sixteen, and 17, taken one at a time with 18: the rows). Instances 18
+   (rows) and 11 (first with ranges that stop before it) hold quaternions so large
+   that |q|^2 overflows (finite input: the identity, no error) or comes near it,
+   which the wide forms leave to the reference path. */
 static void test_palettes_odd_quaternions(void)
 {
     tf_rig r;
-    const uint32_t all[2] = {0, 20};
-    const uint32_t at[2] = {5, 17};
+    const uint32_t all[2] = {0, 19}, parts[3] = {0, 8, 19};
+    const uint32_t at[2] = {5, 17}, huge[2] = {18, 11};
     gpuskin_trs *p;
     int k;
-    tf_make_rig(&r, 9, 20);
+    tf_make_rig(&r, 9, 19);
     for (k = 0; k < 2; ++k) {
         p = r.poses + at[k] * 9;
         p[0].rotation.x = p[0].rotation.y = p[0].rotation.z = p[0].rotation.w = 0.0f;
@@ -937,23 +970,81 @@ static void test_palettes_odd_quaternions(void)
         p[4].rotation.x = 8.5e-13f; p[4].rotation.y = p[4].rotation.z = p[4].rotation.w = 0.0f;
         p[5].rotation.x = 1.1e-12f; p[5].rotation.y = p[5].rotation.z = p[5].rotation.w = 0.0f;
     }
-    p = r.poses + 19 * 9;
-    p[0].rotation.x = 3e19f; p[0].rotation.w = 3e19f;
-    p[1].rotation.x = 1e15f; p[1].rotation.y = 2e15f; p[1].rotation.z = 0.0f; p[1].rotation.w = -2e15f;
-    p[2].rotation.x = -1e19f; p[2].rotation.y = 2e18f; p[2].rotation.z = 0.0f; p[2].rotation.w = 5e18f;
-    /* |q|^2 = 2.7e38: 2/|q|^2 is a denormal, which a host's flush-to-zero would
-       make 0 (and the rotation the identity) */
-    p[3].rotation.x = 1.3e19f; p[3].rotation.y = p[3].rotation.z = 0.0f; p[3].rotation.w = 1e19f;
+    for (k = 0; k < 2; ++k) {
+        p = r.poses + huge[k] * 9;
+        p[0].rotation.x = 3e19f; p[0].rotation.w = 3e19f;
+        p[1].rotation.x = 1e15f; p[1].rotation.y = 2e15f; p[1].rotation.z = 0.0f; p[1].rotation.w = -2e15f;
+        p[2].rotation.x = -1e19f; p[2].rotation.y = 2e18f; p[2].rotation.z = 0.0f; p[2].rotation.w = 5e18f;
+        /* |q|^2 = 2.7e38: 2/|q|^2 is a denormal, which a host's flush-to-zero would
+           make 0 (and the rotation the identity) */
+        p[3].rotation.x = 1.3e19f; p[3].rotation.y = p[3].rotation.z = 0.0f; p[3].rotation.w = 1e19f;
+    }
     tf_check_palettes(&r, 1, 1, 1, 1, all, 2);
+    tf_check_palettes(&r, 1, 1, 1, 1, parts, 3);
 #ifdef GPUSKIN__FAST_SSE2
     { /* again with flush-to-zero and denormals-are-zero, as games often run */
         const unsigned int csr = _mm_getcsr();
         _mm_setcsr(csr | 0x8040u);
         tf_check_palettes(&r, 1, 1, 1, 1, all, 2);
+        tf_check_palettes(&r, 1, 1, 1, 1, parts, 3);
         _mm_setcsr(csr);
     }
 #endif
     tf_free_rig(&r);
+}
+
+/* The forms must agree to the bit, signed zeros included: a joint with a zero
+   scale under rows of all-negative entries gives products that are all -0, whose
+   sum's sign depends on how each form adds them. One call (groups) against one
+   call per instance (rows). */
+static void test_palettes_signed_zeros(void)
+{
+    gpuskin_skeleton sk;
+    gpuskin_skeleton_desc sd;
+    const int32_t parents[2] = {-1, 0};
+    gpuskin_trs rest[2];
+    gpuskin_mat4 models[20], pal[2][40];
+    float lbs[2][40 * 12];
+    uint32_t i, k;
+    for (k = 0; k < 2; ++k) {
+        memset(&rest[k], 0, sizeof rest[k]);
+        rest[k].rotation.w = 1.0f;
+        rest[k].scale.x = k ? 0.0f : 1.0f;
+        rest[k].scale.y = rest[k].scale.z = 1.0f;
+    }
+    rest[0].translation.x = 1.0f; rest[0].translation.y = 2.0f; rest[0].translation.z = 3.0f;
+    memset(&sd, 0, sizeof sd);
+    sd.joint_count = 2;
+    sd.parents = parents;
+    sd.rest_pose = rest;
+    CHECK_EQ_INT(gpuskin_skeleton_init(&sk, &sd), GPUSKIN_SUCCESS);
+    for (i = 0; i < 20; ++i) { /* -1 on the diagonal, -0.5 elsewhere: invertible, every entry negative */
+        int r, c;
+        models[i] = gpuskin_mat4_identity();
+        for (r = 0; r < 3; ++r)
+            for (c = 0; c < 3; ++c) models[i].m[c * 4 + r] = r == c ? -1.0f - 0.01f * (float)i : -0.5f;
+    }
+    for (k = 0; k < 2; ++k) {
+        gpuskin_palette_batch_desc d;
+        memset(&d, 0, sizeof d);
+        d.skeleton = &sk;
+        d.models = models;
+        d.out_palettes = pal[k];
+        d.out_lbs = lbs[k];
+        for (i = 0; i < 20; i += d.instance_count) {
+            d.first_instance = i;
+            d.instance_count = k ? 1 : 20;
+            CHECK_EQ_INT(gpuskin_build_palettes(&d), GPUSKIN_SUCCESS);
+        }
+    }
+    CHECK(memcmp(pal[0], pal[1], sizeof pal[0]) == 0);
+    CHECK(memcmp(lbs[0], lbs[1], sizeof lbs[0]) == 0);
+#ifdef GPUSKIN__FAST_AVX2
+    /* the case is reached: the child's row 0, column 0 is -0 in the wide forms
+       (the reference, which sums from +0, gives +0) */
+    if (gpuskin__fast_cpu_has_avx2_fma()) CHECK(signbit(lbs[0][12 + 0]) != 0);
+#endif
+    gpuskin_skeleton_free(&sk);
 }
 
 /* Finite inputs whose palettes are huge but finite: the wide paths' cheap
@@ -1335,6 +1426,7 @@ int main(int argc, char **argv)
     RUN_TEST(test_palettes_non_affine);
     RUN_TEST(test_palettes_odd_quaternions);
     RUN_TEST(test_palettes_huge_but_finite);
+    RUN_TEST(test_palettes_signed_zeros);
     RUN_TEST(test_palettes_errors);
     RUN_TEST(test_pack_dq_fast_random);
     RUN_TEST(test_pack_dq_fast_thresholds);
