@@ -76,8 +76,10 @@
    GPUSKIN_NO_VULKAN        maths, clips and CPU oracle only; no Vulkan headers needed.
    GPUSKIN_NO_SIMD          the fast paths without SSE2 (gpuskin_skin_cpu_fast runs the
                             oracle, gpuskin_pack_dq_fast is gpuskin_pack_dq).
-   GPUSKIN_NO_AVX           no run-time AVX / AVX2 dispatch (GCC/clang) for the DQ split
-                            and LBS skinning: the SSE2 forms only.
+   GPUSKIN_NO_AVX           no run-time AVX / AVX2 / AVX-512 dispatch (GCC/clang) for the
+                            DQ split, LBS skinning and palettes: the SSE2 forms only.
+   GPUSKIN_NO_AVX512        no AVX-512 form of gpuskin_build_palettes (the AVX2 one
+                            instead), for hosts that keep 512-bit work off their cores.
    GPUSKIN_STATIC           make every function static to the including file.
    GPUSKIN_API              decoration of every public function (default: extern).
    GPUSKIN_ASSERT(x)        internal invariants (default: assert.h). Never used for
@@ -1844,7 +1846,9 @@ GPUSKIN_API gpuskin_result gpuskin_palette_lerp(const gpuskin_mat4 *a, const gpu
                               error codes and error index, same results to float
                               rounding), with SSE2 where the compiler offers it;
      gpuskin_build_palettes   skeleton globals + placement + inverse bind (+ the packed
-                              LBS layout) for a range of instances, four at a time;
+                              LBS layout) for a range of instances: sixteen at a time
+                              (AVX-512), eight (AVX2 + FMA) or four (SSE2), chosen at
+                              run time, and a range's last 1-3 one at a time;
      gpuskin_pack_dq_fast     gpuskin_pack_dq's contract and decisions, the Gram-Schmidt
                               split eight (SSE2) or sixteen (AVX) joints at a time in
                               float (see its section).
@@ -1901,7 +1905,9 @@ GPUSKIN_API gpuskin_result gpuskin_palette_lerp(const gpuskin_mat4 *a, const gpu
    bits; recompiling the SSE2 skinning and palette loops for AVX alone gained 2-3 %,
    within noise. GPUSKIN_NO_AVX turns both off. A build for -mavx or above keeps
    the AVX2 skinning form (still checked at run time) but not the AVX split form
-   (its SSE2 form is then VEX-encoded already). */
+   (its SSE2 form is then VEX-encoded already). gpuskin_build_palettes has eight-
+   and sixteen-lane forms (AVX2 + FMA, AVX-512; see their section), also chosen at
+   run time. */
 #if defined(GPUSKIN__FAST_SSE2) && !defined(GPUSKIN_NO_AVX) && (defined(__GNUC__) || defined(__clang__)) && \
     (defined(__x86_64__) || defined(__i386__))
 /* The AVX2 + FMA skinning form: also in builds for AVX and above (-march=native),
