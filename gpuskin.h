@@ -2226,7 +2226,9 @@ static int gpuskin__fast_palettes4(const gpuskin_palette_batch_desc *d, uint32_t
    what tests/test_fast.c allows. One body, GPUSKIN__FAST_PALETTES_IMPL, for both
    widths; each width supplies P##_set1, _add, _sub, _mul, _fmadd, _fnmadd,
    _bcast, _two_over (2/x where x > 1e-24, else 0), _gather, _scatter and
-   _all_finite. */
+   _all_finite. gpuskin_build_palettes gives the sixteen-lane form whole groups,
+   the eight-lane form the rest but a short end of 1-3 instances, which the row
+   form below ("one instance at a time") takes. */
 
 /* Four registers, each made of 4-float lanes, transposed lane by lane. */
 #define GPUSKIN__FAST_TRANSPOSE4X(PS, a, b, c, d)                                                              \
