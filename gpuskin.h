@@ -1972,6 +1972,21 @@ static gpuskin_result gpuskin__fast_palettes_plain(const gpuskin_palette_batch_d
     return GPUSKIN_SUCCESS;
 }
 
+/* The reference path for instances a fast form gave back (a non-affine model, or
+   a value it cannot vouch for), or for every instance where there is no fast
+   form. The scratch is allocated on first use, when the caller wants no
+   out_palettes; the caller frees *scratch. */
+static gpuskin_result gpuskin__fast_palettes_redo(const gpuskin_palette_batch_desc *d, uint32_t first, uint32_t count,
+                                                  gpuskin_mat4 **scratch)
+{
+    const gpuskin_skeleton *sk = d->skeleton;
+    if (!d->out_palettes && !*scratch) {
+        *scratch = (gpuskin_mat4 *)GPUSKIN_MALLOC((size_t)sk->joint_count * sizeof(gpuskin_mat4), sk->alloc_user);
+        if (!*scratch) return GPUSKIN_ERROR_OUT_OF_MEMORY;
+    }
+    return gpuskin__fast_palettes_plain(d, first, count, *scratch);
+}
+
 #ifdef GPUSKIN__FAST_SSE2
 
 static int gpuskin__fast_is_affine(const gpuskin_mat4 *m)
@@ -2420,13 +2435,7 @@ TARGET static gpuskin_result P##_palettes_range(const gpuskin_palette_batch_desc
     }                                                                                                                  \
     for (i = first; i < end && result == GPUSKIN_SUCCESS; i += W) {                                                    \
         const uint32_t lanes = end - i < W ? end - i : W;                                                              \
-        if (!P##_palettes(d, i, lanes, g)) {                                                                           \
-            if (!d->out_palettes && !scratch) {                                                                        \
-                scratch = (gpuskin_mat4 *)GPUSKIN_MALLOC((size_t)sk->joint_count * sizeof(gpuskin_mat4), sk->alloc_user); \
-                if (!scratch) result = GPUSKIN_ERROR_OUT_OF_MEMORY;                                                    \
-            }                                                                                                          \
-            if (result == GPUSKIN_SUCCESS) result = gpuskin__fast_palettes_plain(d, i, lanes, scratch);                \
-        }                                                                                                              \
+        if (!P##_palettes(d, i, lanes, g)) result = gpuskin__fast_palettes_redo(d, i, lanes, &scratch);                \
     }                                                                                                                  \
     if (block) GPUSKIN_FREE(block, sk->alloc_user);                                                                    \
     if (scratch) GPUSKIN_FREE(scratch, sk->alloc_user);                                                                \
@@ -2638,13 +2647,7 @@ GPUSKIN__FAST_TARGET_AVX2 static gpuskin_result gpuskin__fast_palettes_rows_rang
     }
     for (j = 0; j < sk->joint_count; ++j) gpuskin__fast_rows_of(&sk->inverse_bind[j], &s[2 * (size_t)sk->joint_count + j]);
     for (i = first; i < first + count && result == GPUSKIN_SUCCESS; ++i) {
-        if (!gpuskin__fast_palettes_rows(d, i, s)) {
-            if (!d->out_palettes && !scratch) {
-                scratch = (gpuskin_mat4 *)GPUSKIN_MALLOC((size_t)sk->joint_count * sizeof(gpuskin_mat4), sk->alloc_user);
-                if (!scratch) result = GPUSKIN_ERROR_OUT_OF_MEMORY;
-            }
-            if (result == GPUSKIN_SUCCESS) result = gpuskin__fast_palettes_plain(d, i, 1, scratch);
-        }
+        if (!gpuskin__fast_palettes_rows(d, i, s)) result = gpuskin__fast_palettes_redo(d, i, 1, &scratch);
     }
     if (s != stack_rows) GPUSKIN_FREE(s, sk->alloc_user);
     if (scratch) GPUSKIN_FREE(scratch, sk->alloc_user);
@@ -3139,8 +3142,9 @@ GPUSKIN_API gpuskin_result gpuskin_build_palettes(const gpuskin_palette_batch_de
     if (end < desc->first_instance || (size_t)end > SIZE_MAX / ((size_t)sk->joint_count * sizeof(gpuskin_mat4)))
         return GPUSKIN_ERROR_OVERFLOW;
 #ifdef GPUSKIN__FAST_SSE2
-    /* The four- and eight-lane paths keep matrices as 3x4 affines. Skeletons from
-       real files always are; anything else takes the reference path. */
+    /* The fast forms (four, eight or sixteen lanes, rows) keep matrices as 3x4
+       affines. Skeletons from real files always are; anything else takes the
+       reference path. */
     fast = 1;
     for (i = 0; i < sk->joint_count && fast; ++i)
         fast = gpuskin__fast_is_affine(&sk->inverse_bind[i]) &&
@@ -3179,13 +3183,8 @@ GPUSKIN_API gpuskin_result gpuskin_build_palettes(const gpuskin_palette_batch_de
         }
         for (i = desc->first_instance; i < end && result == GPUSKIN_SUCCESS; i += 4) {
             uint32_t lanes = end - i < 4 ? end - i : 4;
-            if (!gpuskin__fast_palettes4(desc, i, lanes, g, &result)) {
-                if (!desc->out_palettes && !plain_scratch) {
-                    plain_scratch = (gpuskin_mat4 *)GPUSKIN_MALLOC((size_t)sk->joint_count * sizeof(gpuskin_mat4), sk->alloc_user);
-                    if (!plain_scratch) result = GPUSKIN_ERROR_OUT_OF_MEMORY;
-                }
-                if (result == GPUSKIN_SUCCESS) result = gpuskin__fast_palettes_plain(desc, i, lanes, plain_scratch);
-            }
+            if (!gpuskin__fast_palettes4(desc, i, lanes, g, &result))
+                result = gpuskin__fast_palettes_redo(desc, i, lanes, &plain_scratch);
         }
         if (block) GPUSKIN_FREE(block, sk->alloc_user);
         if (plain_scratch) GPUSKIN_FREE(plain_scratch, sk->alloc_user);
@@ -3194,11 +3193,7 @@ GPUSKIN_API gpuskin_result gpuskin_build_palettes(const gpuskin_palette_batch_de
 #endif
     (void)fast;
     (void)i;
-    if (!desc->out_palettes) {
-        plain_scratch = (gpuskin_mat4 *)GPUSKIN_MALLOC((size_t)sk->joint_count * sizeof(gpuskin_mat4), sk->alloc_user);
-        if (!plain_scratch) return GPUSKIN_ERROR_OUT_OF_MEMORY;
-    }
-    result = gpuskin__fast_palettes_plain(desc, desc->first_instance, desc->instance_count, plain_scratch);
+    result = gpuskin__fast_palettes_redo(desc, desc->first_instance, desc->instance_count, &plain_scratch);
     if (plain_scratch) GPUSKIN_FREE(plain_scratch, sk->alloc_user);
     return result;
 }
@@ -3708,7 +3703,7 @@ GPUSKIN__FAST_INLINE void gpuskin__fast_group_dqs(const gpuskin__fast_skin *f, s
    blend runs on eight vertices a register. Fused multiply-adds round once where
    the oracle rounds twice, so results differ from it (and from the SSE2 form) by
    an ulp or so: within what tests/test_fast.c allows, as any other fast path. */
-/* (GPUSKIN__FAST_TRANSPOSE8 and gpuskin__fast_join: with the eight-instance palettes) */
+/* (GPUSKIN__FAST_TRANSPOSE8 and gpuskin__fast_join: with the wide palette forms) */
 
 /* One set of one vertex: w = its four weights times 1/sum, off = its four palette
    byte offsets. */
