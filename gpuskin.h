@@ -1848,7 +1848,8 @@ GPUSKIN_API gpuskin_result gpuskin_palette_lerp(const gpuskin_mat4 *a, const gpu
      gpuskin_build_palettes   skeleton globals + placement + inverse bind (+ the packed
                               LBS layout) for a range of instances: sixteen at a time
                               (AVX-512), eight (AVX2 + FMA) or four (SSE2), chosen at
-                              run time, and a range's last 1-3 one at a time;
+                              run time, and a range's last few one at a time (1-3
+                              with AVX2, up to 6 with AVX-512);
      gpuskin_pack_dq_fast     gpuskin_pack_dq's contract and decisions, the Gram-Schmidt
                               split eight (SSE2) or sixteen (AVX) joints at a time in
                               float (see its section).
@@ -2241,9 +2242,11 @@ static int gpuskin__fast_palettes4(const gpuskin_palette_batch_desc *d, uint32_t
    what tests/test_fast.c allows. One body, GPUSKIN__FAST_PALETTES_IMPL, for both
    widths; each width supplies P##_set1, _add, _sub, _mul, _fmadd, _fnmadd,
    _bcast, _two_over (2/x where x > 1e-24, else 0), _gather, _scatter and
-   _all_finite. gpuskin_build_palettes gives the sixteen-lane form whole groups,
-   the eight-lane form the rest but a short end of 1-3 instances, which the row
-   form below ("one instance at a time") takes. */
+   _all_finite. Without AVX-512, gpuskin_build_palettes gives the eight-lane
+   form whole groups and a short end of 4-7, the row form below a short end of
+   1-3. With AVX-512, the sixteen-lane form whole groups, and a short end goes
+   to one more group of sixteen or eight, or to the one-register form (see
+   gpuskin_build_palettes for which). */
 
 /* Four registers, each made of 4-float lanes, transposed lane by lane. */
 #define GPUSKIN__FAST_TRANSPOSE4X(PS, a, b, c, d)                                                              \
@@ -2505,8 +2508,9 @@ GPUSKIN__FAST_PALETTES_IMPL(gpuskin__p8, __m256, 8, GPUSKIN__FAST_TARGET_AVX2)
 #ifndef GPUSKIN__FAST_ROWS_BELOW
 #define GPUSKIN__FAST_ROWS_BELOW 4 /* short ends of 1-3 instances */
 #endif
-/* A group costs the same with one lane used as with all: a range's last few
-   instances (and a single instance) take this form instead. The local matrices,
+/* A group costs the same with one lane used as with all: without AVX-512, a
+   range's last few instances (and a single instance) take this form instead
+   (with AVX-512, the one-register form further down). The local matrices,
    eight joints a register (gpuskin__p8_local, joints for lanes); then the
    hierarchy one joint at a time, each 3x4 matrix three 128-bit rows, which are
    also the LBS layout. */
@@ -2718,6 +2722,138 @@ GPUSKIN__FAST_TARGET_AVX512 GPUSKIN__FAST_INLINE_AVX2 void gpuskin__p16_scatter(
 #undef GPUSKIN__FAST_AT
 
 GPUSKIN__FAST_PALETTES_IMPL(gpuskin__p16, __m512, 16, GPUSKIN__FAST_TARGET_AVX512)
+
+/* ---- one instance at a time, AVX-512: a 3x4 matrix in one register ---- */
+#ifndef GPUSKIN__FAST_P8_FROM
+#define GPUSKIN__FAST_P8_FROM 7 /* a short end of this many instances or more takes a group of eight */
+#endif
+#ifndef GPUSKIN__FAST_P16_FROM
+#define GPUSKIN__FAST_P16_FROM 11 /* and from this many, a group of sixteen */
+#endif
+/* A single instance (and a range's last 1-15) gains nothing from lanes across
+   instances, and the row form's 128-bit rows take three times the instructions.
+   Here one register holds one affine matrix: rows 0..2 in its first three
+   128-bit lanes, zeros in the fourth. A product is then three in-lane broadcasts
+   and three fused multiply-adds in the order of gpuskin__p16_mul3x4 and
+   gpuskin__fast_row_mul, so an instance gets the same bits from every form. The
+   local matrices are still made sixteen joints at a time (gpuskin__p16_local).
+   The skeleton's matrices are checked for being affine as they are read, so the
+   caller need not check them first. */
+GPUSKIN__FAST_TARGET_AVX512 GPUSKIN__FAST_INLINE_AVX2 __m512 gpuskin__z_mul(__m512 a, __m512 b0, __m512 b1, __m512 b2)
+{
+    const __m512 t = _mm512_mask_blend_ps(0x0888, _mm512_set1_ps(-0.0f), a); /* (-0 -0 -0 a3) a row */
+    __m512 c = _mm512_fmadd_ps(_mm512_permute_ps(a, 0x00), b0, t);
+    c = _mm512_fmadd_ps(_mm512_permute_ps(a, 0x55), b1, c);
+    return _mm512_maskz_fmadd_ps(0x0FFF, _mm512_permute_ps(a, 0xAA), b2, c);
+}
+
+/* Row k (elements k, 4 + k, 8 + k, 12 + k) of a column-major matrix, in every
+   128-bit lane. With k = 0..3 in one index, the transpose: rows 0..3. */
+#define GPUSKIN__Z_ROW_INDEX(k0, k1, k2, k3) \
+    _mm512_setr_epi32(k0, 4 + k0, 8 + k0, 12 + k0, k1, 4 + k1, 8 + k1, 12 + k1, k2, 4 + k2, 8 + k2, 12 + k2, k3, 4 + k3, 8 + k3, 12 + k3)
+
+/* A column-major matrix's rows 0..2 (zeros in the fourth lane), or 0 if the
+   matrix is not affine (its row 3 is not 0 0 0 1). */
+GPUSKIN__FAST_TARGET_AVX512 GPUSKIN__FAST_INLINE_AVX2 int gpuskin__z_rows_of(const gpuskin_mat4 *m, __m512 *out)
+{
+    const __m512 rows = _mm512_permutexvar_ps(GPUSKIN__Z_ROW_INDEX(0, 1, 2, 3), _mm512_loadu_ps(m->m));
+    const __m512 affine_row = _mm512_setr_ps(0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 1);
+    *out = _mm512_maskz_mov_ps(0x0FFF, rows);
+    return _mm512_mask_cmp_ps_mask(0xF000, rows, affine_row, _CMP_NEQ_UQ) == 0;
+}
+
+/* Instance `inst`. `loc` takes joint_count local matrices (rows), `glob` as many
+   globals. Returns 0 where the instance must take the reference path (as
+   gpuskin__p16_palettes, and for a non-affine inverse bind or root parent). */
+GPUSKIN__FAST_TARGET_AVX512 static int gpuskin__z_palettes(const gpuskin_palette_batch_desc *d, uint32_t inst,
+                                                           gpuskin__fast_rows *loc, __m512 *glob)
+{
+    const gpuskin_skeleton *sk = d->skeleton;
+    const uint32_t nj = sk->joint_count;
+    const gpuskin_trs *pose = d->local_poses ? d->local_poses + (size_t)inst * nj : sk->rest_pose;
+    float *lbs = d->out_lbs ? d->out_lbs + (size_t)inst * nj * GPUSKIN_LBS_FLOATS_PER_JOINT : NULL;
+    gpuskin_mat4 *pals = d->out_palettes ? d->out_palettes + (size_t)inst * nj : NULL;
+    const __m512 affine_row = _mm512_setr_ps(0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 1);
+    const __m512i row0 = GPUSKIN__Z_ROW_INDEX(0, 0, 0, 0), row1 = GPUSKIN__Z_ROW_INDEX(1, 1, 1, 1);
+    const __m512i row2 = GPUSKIN__Z_ROW_INDEX(2, 2, 2, 2), transpose = GPUSKIN__Z_ROW_INDEX(0, 1, 2, 3);
+    size_t offsets[2][16], *trs_off = offsets[0], *row_off = offsets[1];
+    __m512 alarm = _mm512_setzero_ps(), sum = alarm, model = alarm, g = alarm;
+    __mmask16 not_affine = 0;
+    uint32_t i, j, l, prev = (uint32_t)-1; /* the joint whose global g holds */
+    if (d->models && !gpuskin__z_rows_of(&d->models[inst], &model)) return 0;
+    for (j = 0; j < nj; j += 16) { /* joints j..j+15 as lanes; a short end repeats its last */
+        const uint32_t lanes = nj - j < 16 ? nj - j : 16;
+        __m512 m[3][4];
+        if (j == 0 || lanes < 16) {
+            for (l = 0; l < 16; ++l) {
+                const size_t k = l < lanes ? l : lanes - 1;
+                trs_off[l] = k * sizeof(gpuskin_trs);
+                row_off[l] = k * sizeof(gpuskin__fast_rows);
+            }
+            __asm__("" : "+r"(trs_off), "+r"(row_off)); /* as in gpuskin__p16_palettes */
+        }
+        gpuskin__p16_local(pose + j, trs_off, m, &alarm);
+        gpuskin__p16_scatter((char *)loc[j].r[0], row_off, lanes, m[0][0], m[0][1], m[0][2], m[0][3]);
+        gpuskin__p16_scatter((char *)loc[j].r[1], row_off, lanes, m[1][0], m[1][1], m[1][2], m[1][3]);
+        gpuskin__p16_scatter((char *)loc[j].r[2], row_off, lanes, m[2][0], m[2][1], m[2][2], m[2][3]);
+    }
+    for (i = 0; i < nj; ++i) {
+        const uint32_t jj = sk->order[i];
+        const int32_t parent = sk->parents[jj];
+        const gpuskin__fast_rows *b = &loc[jj];
+        __m512 ib, pal;
+        if (parent < 0) { /* the model matrix rides on the roots, as in the groups */
+            __m512 rpg;
+            if (!gpuskin__z_rows_of(&sk->root_parent_globals[jj], &rpg)) return 0;
+            g = d->models ? gpuskin__z_mul(model, _mm512_shuffle_f32x4(rpg, rpg, 0x00), _mm512_shuffle_f32x4(rpg, rpg, 0x55),
+                                           _mm512_shuffle_f32x4(rpg, rpg, 0xAA))
+                          : rpg;
+        } else if ((uint32_t)parent != prev) { /* a joint's parent is often the joint before it */
+            g = _mm512_load_ps((const float *)&glob[parent]);
+        }
+        g = gpuskin__z_mul(g, _mm512_broadcast_f32x4(_mm_loadu_ps(b->r[0])), _mm512_broadcast_f32x4(_mm_loadu_ps(b->r[1])),
+                           _mm512_broadcast_f32x4(_mm_loadu_ps(b->r[2])));
+        _mm512_store_ps((float *)&glob[jj], g);
+        prev = jj;
+        ib = _mm512_loadu_ps(sk->inverse_bind[jj].m);
+        not_affine |= _mm512_mask_cmp_ps_mask(0x8888, ib, affine_row, _CMP_NEQ_UQ); /* row 3: 3, 7, 11, 15 */
+        pal = gpuskin__z_mul(g, _mm512_permutexvar_ps(row0, ib), _mm512_permutexvar_ps(row1, ib),
+                             _mm512_permutexvar_ps(row2, ib));
+        sum = _mm512_add_ps(sum, pal); /* the finiteness check, as in the groups */
+        if (lbs) _mm512_mask_storeu_ps(lbs + (size_t)jj * GPUSKIN_LBS_FLOATS_PER_JOINT, 0x0FFF, pal);
+        if (pals) /* columns; row 3 = 0 0 0 1 */
+            _mm512_storeu_ps(pals[jj].m, _mm512_mask_blend_ps(0x8000, _mm512_permutexvar_ps(transpose, pal),
+                                                              _mm512_set1_ps(1.0f)));
+    }
+    return !not_affine && gpuskin__p16_all_finite(_mm512_add_ps(alarm, sum));
+}
+#undef GPUSKIN__Z_ROW_INDEX
+
+/* Instances [first, first + count) one at a time. The scratch takes 112 bytes a
+   joint: on the stack up to 64 joints, else one allocation, aligned by hand. */
+GPUSKIN__FAST_TARGET_AVX512 static gpuskin_result gpuskin__z_palettes_range(const gpuskin_palette_batch_desc *d,
+                                                                            uint32_t first, uint32_t count)
+{
+    const gpuskin_skeleton *sk = d->skeleton;
+    gpuskin__fast_rows stack_loc[64], *loc = stack_loc;
+    __m512 stack_glob[64], *glob = stack_glob;
+    gpuskin_mat4 *scratch = NULL;
+    gpuskin_result result = GPUSKIN_SUCCESS;
+    void *block = NULL;
+    uint32_t i;
+    if (sk->joint_count > 64) {
+        block = GPUSKIN_MALLOC((size_t)sk->joint_count * (sizeof(__m512) + sizeof(gpuskin__fast_rows)) + 63, sk->alloc_user);
+        if (!block) return GPUSKIN_ERROR_OUT_OF_MEMORY;
+        glob = (__m512 *)(void *)(((uintptr_t)block + 63) & ~(uintptr_t)63);
+        loc = (gpuskin__fast_rows *)(void *)(glob + sk->joint_count);
+    }
+    for (i = first; i < first + count && result == GPUSKIN_SUCCESS; ++i) {
+        if (!gpuskin__z_palettes(d, i, loc, glob)) result = gpuskin__fast_palettes_redo(d, i, 1, &scratch);
+    }
+    if (block) GPUSKIN_FREE(block, sk->alloc_user);
+    if (scratch) GPUSKIN_FREE(scratch, sk->alloc_user);
+    return result;
+}
 #if defined(__GNUC__) && !defined(__clang__)
 #pragma GCC diagnostic pop
 #endif
@@ -3141,6 +3277,13 @@ GPUSKIN_API gpuskin_result gpuskin_build_palettes(const gpuskin_palette_batch_de
     end = desc->first_instance + desc->instance_count;
     if (end < desc->first_instance || (size_t)end > SIZE_MAX / ((size_t)sk->joint_count * sizeof(gpuskin_mat4)))
         return GPUSKIN_ERROR_OVERFLOW;
+#ifdef GPUSKIN__FAST_AVX512
+    /* A few instances: one at a time, by a form that checks the skeleton's
+       matrices itself (the check below would cost one instance a tenth of its
+       time). */
+    if (desc->instance_count < GPUSKIN__FAST_P8_FROM && gpuskin__fast_cpu_has_avx512())
+        return gpuskin__z_palettes_range(desc, desc->first_instance, desc->instance_count);
+#endif
 #ifdef GPUSKIN__FAST_SSE2
     /* The fast forms (four, eight or sixteen lanes, rows) keep matrices as 3x4
        affines. Skeletons from real files always are; anything else takes the
@@ -3153,12 +3296,18 @@ GPUSKIN_API gpuskin_result gpuskin_build_palettes(const gpuskin_palette_batch_de
     if (fast && gpuskin__fast_cpu_has_avx2_fma()) {
         uint32_t first = desc->first_instance, count = desc->instance_count;
 #ifdef GPUSKIN__FAST_AVX512
-        /* sixteen a group; a short end of up to 15 in groups of eight */
-        if (gpuskin__fast_cpu_has_avx512() && count >= 16) {
-            const uint32_t whole = count / 16 * 16;
-            GPUSKIN__TRY(gpuskin__p16_palettes_range(desc, first, whole));
-            first += whole;
-            count -= whole;
+        /* Sixteen a group. A group costs the same however many of its lanes are
+           used, and one instance at a time costs about a ninth of a group of
+           sixteen and a sixth of a group of eight (H200 host; BENCHMARKS.md), so
+           a short end of r instances takes: 11-15 one more group of sixteen;
+           7-10 a group of eight, then the rest one at a time; 1-6 one at a time. */
+        if (gpuskin__fast_cpu_has_avx512()) {
+            const uint32_t rest = count % 16, grouped = rest >= GPUSKIN__FAST_P16_FROM ? count : count - rest;
+            const uint32_t eights = grouped == count || rest < GPUSKIN__FAST_P8_FROM ? 0 : (rest < 8 ? rest : 8);
+            if (grouped) GPUSKIN__TRY(gpuskin__p16_palettes_range(desc, first, grouped));
+            if (eights) GPUSKIN__TRY(gpuskin__p8_palettes_range(desc, first + grouped, eights));
+            count -= grouped + eights;
+            return count ? gpuskin__z_palettes_range(desc, first + grouped + eights, count) : GPUSKIN_SUCCESS;
         }
 #endif
         { /* eight a group; a short end of fewer than GPUSKIN__FAST_ROWS_BELOW one at a time */

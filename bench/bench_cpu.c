@@ -63,15 +63,16 @@ static int cpu_avx2_fma(void)
 #endif
 }
 
-/* Which form gpuskin_build_palettes takes on this CPU (whole groups). */
+/* Which form gpuskin_build_palettes takes on this CPU (whole groups; a single
+   instance: one at a time, rows with AVX2, one register a matrix with AVX-512). */
 static const char *palette_form(void)
 {
 #if defined(GPUSKIN__FAST_AVX512)
     __builtin_cpu_init();
-    if (__builtin_cpu_supports("avx512f") && cpu_avx2_fma()) return "16 instances a group (AVX-512)";
+    if (__builtin_cpu_supports("avx512f") && cpu_avx2_fma()) return "16 instances a group (AVX-512); 1-6 one register a matrix";
 #endif
 #if defined(GPUSKIN__FAST_SSE2)
-    return cpu_avx2_fma() ? "8 instances a group (AVX2 + FMA)" : "4 instances a group (SSE2)";
+    return cpu_avx2_fma() ? "8 instances a group (AVX2 + FMA); 1-3 rows" : "4 instances a group (SSE2)";
 #else
     return "the reference path";
 #endif

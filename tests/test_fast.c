@@ -860,9 +860,10 @@ static void tf_check_palettes(tf_rig *r, int use_models, int use_poses, int want
     free(ref); free(pal); free(ref_lbs); free(lbs);
 }
 
-/* 37 instances: with AVX-512, two groups of sixteen and a short end of five in a
-   group of eight; with AVX2 alone, four groups of eight and one of five. 35: the
-   short end of three one instance at a time (rows). */
+/* 37 instances: with AVX-512, two groups of sixteen and a short end of five one
+   instance at a time (one register a matrix); with AVX2 alone, four groups of
+   eight and one of five. 35: the short end of three one instance at a time (with
+   AVX2 alone: rows). Joint counts above 64 take allocated scratch. */
 static void test_palettes_match_reference(void)
 {
     const uint32_t joint_counts[] = {1, 5, 64, 65, 130};
@@ -893,8 +894,10 @@ static void test_palettes_split_ranges(void)
     tf_check_palettes(&r, 1, 1, 1, 1, cuts_b, (int)(sizeof cuts_b / sizeof cuts_b[0]));
     tf_check_palettes(&r, 1, 1, 0, 1, cuts_c, (int)(sizeof cuts_c / sizeof cuts_c[0]));
     tf_free_rig(&r);
-    { /* ranges of 17 and 28: a group of sixteen, then short ends */
-        const uint32_t cuts_d[] = {0, 17, 45}, cuts_e[] = {0, 1, 3, 6, 13, 37, 45}, all[] = {0, 45};
+    { /* ranges of 17 and 28: a group of sixteen, then short ends; then ranges of
+         1-3, 7, 10 and 22 (AVX-512: one at a time, a group of eight, eight and two
+         one at a time, sixteen and six one at a time) */
+        const uint32_t cuts_d[] = {0, 17, 45}, cuts_e[] = {0, 1, 3, 6, 13, 23, 45}, all[] = {0, 45};
         const size_t n = 45 * 23;
         gpuskin_mat4 *pal = (gpuskin_mat4 *)malloc(2 * n * sizeof(gpuskin_mat4));
         float *lbs = (float *)malloc(2 * n * 12 * sizeof(float));
@@ -902,7 +905,7 @@ static void test_palettes_split_ranges(void)
         tf_make_rig(&r, 23, 45);
         tf_check_palettes(&r, 1, 1, 1, 1, cuts_d, (int)(sizeof cuts_d / sizeof cuts_d[0]));
         /* Each instance's bits must not depend on the ranges (they decide which
-           form, groups or rows, computes it): one call against many. */
+           form, groups or one at a time, computes it): one call against many. */
         for (pass = 0; pass < 2; ++pass) {
             const uint32_t *cuts = pass ? cuts_e : all;
             const int ncuts = pass ? (int)(sizeof cuts_e / sizeof cuts_e[0]) : 2;
@@ -946,10 +949,38 @@ static void test_palettes_non_affine(void)
     tf_free_rig(&r);
 }
 
+/* The same with a few instances, which AVX-512 hosts take one at a time by a
+   form that checks the skeleton's matrices itself (the dispatcher's check is
+   skipped for them). */
+static void test_palettes_non_affine_few(void)
+{
+    tf_rig r;
+    const uint32_t all[2] = {0, 5}, each[6] = {0, 1, 2, 3, 4, 5};
+    gpuskin_mat4 keep;
+    uint32_t root = 0;
+    tf_make_rig(&r, 12, 5);
+    while (r.sk.parents[root] >= 0) ++root;
+    r.models[3].m[11] = 0.5f;
+    tf_check_palettes(&r, 1, 1, 1, 1, all, 2);
+    tf_check_palettes(&r, 1, 1, 0, 1, each, 6);
+    r.models[3].m[11] = 0.0f;
+    keep = r.sk.inverse_bind[9];
+    r.sk.inverse_bind[9].m[15] = 2.0f;
+    tf_check_palettes(&r, 1, 1, 1, 1, all, 2);
+    tf_check_palettes(&r, 0, 1, 0, 1, each, 6);
+    r.sk.inverse_bind[9] = keep;
+    keep = r.sk.root_parent_globals[root];
+    r.sk.root_parent_globals[root].m[3] = -0.25f;
+    tf_check_palettes(&r, 1, 1, 1, 1, all, 2);
+    tf_check_palettes(&r, 0, 0, 1, 1, each, 6);
+    r.sk.root_parent_globals[root] = keep;
+    tf_free_rig(&r);
+}
+
 /* Quaternions the normalisation must turn into the identity: zero and tiny; and
    ones just inside the limits, which it must normalise (instance 5, in a group of
-   eight or sixteen, and 17, taken one at a time with 18: the rows). Instances 18
-   (rows) and 11 (first with ranges that stop before it) hold quaternions so large
+   eight or sixteen, and 17, taken one at a time with 18). Instances 18
+   (one at a time) and 11 (first with ranges that stop before it) hold quaternions so large
    that |q|^2 overflows (finite input: the identity, no error) or comes near it,
    which the wide forms leave to the reference path. */
 static void test_palettes_odd_quaternions(void)
@@ -996,7 +1027,7 @@ static void test_palettes_odd_quaternions(void)
 /* The forms must agree to the bit, signed zeros included: a joint with a zero
    scale under rows of all-negative entries gives products that are all -0, whose
    sum's sign depends on how each form adds them. One call (groups) against one
-   call per instance (rows). */
+   call per instance (one at a time). */
 static void test_palettes_signed_zeros(void)
 {
     gpuskin_skeleton sk;
@@ -1424,6 +1455,7 @@ int main(int argc, char **argv)
     RUN_TEST(test_palettes_match_reference);
     RUN_TEST(test_palettes_split_ranges);
     RUN_TEST(test_palettes_non_affine);
+    RUN_TEST(test_palettes_non_affine_few);
     RUN_TEST(test_palettes_odd_quaternions);
     RUN_TEST(test_palettes_huge_but_finite);
     RUN_TEST(test_palettes_signed_zeros);
