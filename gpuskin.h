@@ -614,8 +614,10 @@ typedef struct gpuskin_skin_dispatch_desc {
    The kernel is chosen when this is recorded, from the method words the slot's
    instances [first, first+count) hold then (the uploads so far): all LBS, or all
    rigid DQS (no residual), gets a kernel without the other blend, which needs
-   fewer registers (on an H200 11 % and 25 % faster); anything else the kernel
-   that reads each instance's word. So a command buffer replayed after an upload
+   fewer registers (on an H200 11 % and 25 % faster); LBS mixed with rigid DQS a
+   kernel with both blends but not the residual's, which reads each instance's
+   word; anything with the residual the general kernel, which reads each
+   instance's word too. So a command buffer replayed after an upload
    that changes those methods must be recorded again, or with
    GPUSKIN_KERNEL_ANY_METHOD, or it skins those instances with the wrong method's
    palette (still inside the slot: wrong shapes, never out-of-bounds reads).
@@ -4675,10 +4677,11 @@ GPUSKIN__VK_STATIC_ASSERT(sizeof(gpuskin__vk_draw_push) == 104 && sizeof(gpuskin
 #define GPUSKIN__VK_LOCAL_SIZE 64u /* skin.comp's local_size_x */
 /* skin.comp's specialisations: gpuskin_ONLY_METHOD (which blends the kernel has)
    and gpuskin_INSTANCES_PER_INVOCATION (4 or 8). */
-#define GPUSKIN__VK_KERNEL_ANY 0u       /* both blends, per instance method word */
+#define GPUSKIN__VK_KERNEL_ANY 0u       /* both blends and the residual, per instance method word */
 #define GPUSKIN__VK_KERNEL_LBS 1u       /* every instance LBS */
 #define GPUSKIN__VK_KERNEL_DQS_RIGID 2u /* every instance DQS without the residual */
-#define GPUSKIN__VK_KERNEL_KINDS 3u
+#define GPUSKIN__VK_KERNEL_LBS_DQS 3u   /* LBS and DQS without the residual, per instance method word */
+#define GPUSKIN__VK_KERNEL_KINDS 4u
 /* gpuskin_crowd's per-instance record of what its method word says. */
 #define GPUSKIN__VK_KIND_LBS 0u
 #define GPUSKIN__VK_KIND_DQS_RIGID 1u
@@ -5546,14 +5549,16 @@ GPUSKIN_API gpuskin_result gpuskin_cmd_skin(gpuskin_crowd *crowd, VkCommandBuffe
     if (desc->output_size / per_instance < desc->instance_count) return GPUSKIN_ERROR_INVALID_ARGUMENT;
 
     /* The methods the range holds, as bits 1 << GPUSKIN__VK_KIND_*; stops at the
-       second kind seen, which already means the general kernel. */
+       first residual, which already means the general kernel. */
     kernel = GPUSKIN__VK_KERNEL_ANY;
     if (!(desc->kernel_flags & GPUSKIN_KERNEL_ANY_METHOD)) {
         kinds = crowd->kinds + (size_t)desc->frame * crowd->capacity + desc->first_instance;
         seen = 1u << kinds[0];
-        for (i = 1; i < desc->instance_count && (seen & (seen - 1u)) == 0; ++i) seen |= 1u << kinds[i];
+        for (i = 1; i < desc->instance_count && !(seen & (1u << GPUSKIN__VK_KIND_DQS_RESIDUAL)); ++i)
+            seen |= 1u << kinds[i];
         if (seen == 1u << GPUSKIN__VK_KIND_LBS) kernel = GPUSKIN__VK_KERNEL_LBS;
         if (seen == 1u << GPUSKIN__VK_KIND_DQS_RIGID) kernel = GPUSKIN__VK_KERNEL_DQS_RIGID;
+        if (seen == ((1u << GPUSKIN__VK_KIND_LBS) | (1u << GPUSKIN__VK_KIND_DQS_RIGID))) kernel = GPUSKIN__VK_KERNEL_LBS_DQS;
     }
     per_invocation = desc->instances_per_invocation;
     if (per_invocation == 0)

@@ -870,12 +870,12 @@ static void bench_compute_mesh(mesh *m, const uint32_t *counts, int ncounts)
             j.chunk = (uint32_t)(cap / per < n ? cap / per : n);
             j.chunk_bytes = per * j.chunk;
             j.out = gpu_buffer(j.chunk_bytes, VK_BUFFER_USAGE_TRANSFER_SRC_BIT | VK_BUFFER_USAGE_TRANSFER_DST_BIT);
-            /* LBS and rigid DQS crowds get a kernel with one blend (gpuskin_cmd_skin);
-               the same crowd is also timed with the general kernel and with the other
+            /* LBS, rigid DQS and mixed (LBS + rigid DQS) crowds get a kernel without
+               the residual blend (gpuskin_cmd_skin; LBS and DQS: one blend only); the
+               same crowd is also timed with the general kernel and with the other
                instances-per-invocation count, for ratios within this run. */
-            for (var = 0; var < (kind == M_LBS || kind == M_DQS ? 3 : 1); ++var) {
-            const int auto8 = (kind == M_LBS || kind == M_DQS) &&
-                              (uint64_t)n * m->s.vertex_count >= ((uint64_t)1 << 23);
+            for (var = 0; var < (kind != M_DQS_RESIDUAL ? 3 : 1); ++var) {
+            const int auto8 = kind != M_DQS_RESIDUAL && (uint64_t)n * m->s.vertex_count >= ((uint64_t)1 << 23);
             j.kernel_flags = var == 1 ? GPUSKIN_KERNEL_ANY_METHOD : 0u;
             j.per_invocation = var == 2 ? (auto8 ? 4u : 8u) : 0u;
             if (var == 0) snprintf(label, sizeof label, "%s", method_name[kind]);

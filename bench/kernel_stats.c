@@ -72,7 +72,7 @@ int main(void)
     VkPipelineLayoutCreateInfo lci;
     VkPipelineLayout layout;
     uint32_t sets, kernel, per;
-    static const char *const kernel_name[3] = {"general", "LBS only", "rigid DQS only"};
+    static const char *const kernel_name[4] = {"general", "LBS only", "rigid DQS only", "LBS or rigid DQS"};
 
     memset(&fexe, 0, sizeof fexe);
     fexe.sType = VK_STRUCTURE_TYPE_PHYSICAL_DEVICE_PIPELINE_EXECUTABLE_PROPERTIES_FEATURES_KHR;
@@ -115,7 +115,7 @@ int main(void)
         return 1;
     }
     for (sets = 1; sets <= 2; ++sets)
-        for (kernel = 0; kernel < 3; ++kernel)
+        for (kernel = 0; kernel < 4; ++kernel)
             for (per = 4; per <= 8; per += 4) {
                 /* constant_id 0: gpuskin_SETS, 1: gpuskin_ONLY_METHOD, 2: gpuskin_INSTANCES_PER_INVOCATION */
                 const uint32_t values[3] = {sets, kernel, per};

@@ -13,11 +13,14 @@ layout(constant_id = 0) const uint gpuskin_SETS = 2u;
 #define GPUSKIN_GLSL_MAX_SETS gpuskin_SETS
 #include "gpuskin_skin.glsl"
 
-// Which blend the kernel contains: 0 = both, chosen per instance by its method
-// word; 1 = LBS only; 2 = rigid DQS only. gpuskin_cmd_skin picks 1 or 2 when
-// every instance of the dispatch has that method: without the other method's
-// code the kernel needs fewer registers and no per-instance method words (on an
-// H200 the LBS kernel runs ~11 % faster, the rigid DQS one ~25 %; BENCHMARKS.md).
+// Which blend the kernel contains: 0 = both, with the residual, chosen per
+// instance by its method word; 1 = LBS only; 2 = rigid DQS only; 3 = LBS or rigid
+// DQS, per instance (no residual). gpuskin_cmd_skin picks 1 or 2 when every
+// instance of the dispatch has that method, 3 when they mix those two: without
+// the code a dispatch does not need the kernel needs fewer registers (the
+// residual blend sets the general kernel's count), and 1 and 2 need no method
+// words (on an H200 the LBS kernel runs ~11 % faster, the rigid DQS one ~25 %;
+// BENCHMARKS.md).
 layout(constant_id = 1) const uint gpuskin_ONLY_METHOD = 0u;
 // Instances one invocation skins in turn (4 or 8): a vertex's joints, weights and
 // bind pose are fetched once for all of them. More is faster on big dispatches
@@ -61,7 +64,8 @@ void main()
     gpuskin_Palettes pal = gpuskin_load_palettes(f);
     uint method[gpuskin_INSTANCES_PER_INVOCATION];
     for (uint k = 0u; k < gpuskin_INSTANCES_PER_INVOCATION; ++k)
-        method[k] = gpuskin_ONLY_METHOD == 0u && k < rows ? f.methods.v[pc.first_instance + row0 + k] : 0u;
+        method[k] = (gpuskin_ONLY_METHOD == 0u || gpuskin_ONLY_METHOD == 3u) && k < rows
+                        ? f.methods.v[pc.first_instance + row0 + k] : 0u;
     // A grid-stride loop: the host caps the x groups at the device limit, so any
     // vertex count fits one dispatch row.
     uint step = gl_NumWorkGroups.x * gl_WorkGroupSize.x;
@@ -77,6 +81,10 @@ void main()
                 m = gpuskin_blend_lbs(pal, (pc.first_instance + row) * pal.joint_count, inf);
             else if (gpuskin_ONLY_METHOD == 2u)
                 m = gpuskin_blend_dq(pal, (pc.first_instance + row) * pal.joint_count, inf, false);
+            else if (gpuskin_ONLY_METHOD == 3u)  // the host saw no residual bit in the range
+                m = (method[k] & gpuskin_METHOD_ID_MASK) == gpuskin_METHOD_DQS
+                        ? gpuskin_blend_dq(pal, (pc.first_instance + row) * pal.joint_count, inf, false)
+                        : gpuskin_blend_lbs(pal, (pc.first_instance + row) * pal.joint_count, inf);
             else
                 m = gpuskin_skin_transform_method(pal, pc.first_instance + row, method[k], inf);
             uint o = (row * vertex_count + v) * stride;

@@ -566,7 +566,8 @@ static void test_compute_mixed_crowd(void)
 }
 
 /* gpuskin_cmd_skin's kernels: one without DQS for an all-LBS range, one without
-   LBS for an all-rigid-DQS range, the general one for anything else or when asked
+   LBS for an all-rigid-DQS range, one with both but no residual for a range
+   mixing those two, the general one for anything with the residual or when asked
    (GPUSKIN_KERNEL_ANY_METHOD); 4 or 8 instances an invocation, chosen or forced.
    Every combination against the oracle, on ranges that leave partial rows of 4
    and 8 and start inside the slot. */
@@ -574,20 +575,20 @@ static void test_compute_kernels(void)
 {
     static const uint32_t per[3] = {0, 4, 8};
     static uint8_t lbs[16];
-    const uint8_t *methods[4];
-    static const char *const what[4] = {"lbs", "dqs rigid", "dqs residual", "mixed"};
+    const uint8_t *methods[5];
+    static const char *const what[5] = {"lbs", "dqs rigid", "dqs residual", "mixed", "mixed rigid"};
     tg_case c = tg_default_case();
     uint32_t m, p, any;
     char name[64];
     memset(lbs, GPUSKIN_METHOD_LBS, sizeof lbs);
     methods[0] = lbs;
     methods[1] = methods[2] = tg_methods_all_dqs;
-    methods[3] = tg_methods_mixed;
+    methods[3] = methods[4] = tg_methods_mixed;
     c.instances = 16;
     c.first = 2;
     c.count = 13;
     c.sets = 2; /* 8 influences: both sets of the kernels' blend loops */
-    for (m = 0; m < 4; ++m) {
+    for (m = 0; m < 5; ++m) {
         c.methods = methods[m];
         c.kind = m == 2 || m == 3 ? TG_SCALED : TG_RIGID;
         for (p = 0; p < 3; ++p) {
@@ -603,7 +604,8 @@ static void test_compute_kernels(void)
 
 /* The kernel follows what the slot holds: after an all-DQS upload and a shorter
    LBS one, instances 0..3 are LBS and 4..9 still DQS, so [0,4) takes the LBS
-   kernel, [4,10) the DQS one and [0,10) the general one; all three must match. */
+   kernel, [4,10) the DQS one and [0,10) the one with both blends; all three must
+   match. */
 static void test_compute_kernel_follows_uploads(void)
 {
     static uint8_t final_methods[10];
