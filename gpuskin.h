@@ -592,9 +592,10 @@ typedef struct gpuskin_skin_dispatch_desc {
     uint32_t instances_per_invocation; /* 0 = chosen from the dispatch's size; or 4 or 8 */
 } gpuskin_skin_dispatch_desc;
 
-/* Record the kernel that reads each instance's method word even when the slot's
-   instances all have one method: for a command buffer recorded once and replayed
-   after uploads that may change which methods the instances have. */
+/* Record the general kernel (every blend, the residual's too, chosen per instance
+   by its method word) whatever the slot's instances hold when this is recorded:
+   for a command buffer recorded once and replayed after uploads that may change
+   which methods the instances have. */
 #define GPUSKIN_KERNEL_ANY_METHOD 0x1u
 
 /* Records the compute skinning of instances [first, first+count) into `output`
