@@ -78,8 +78,9 @@
                             oracle, gpuskin_pack_dq_fast is gpuskin_pack_dq).
    GPUSKIN_NO_AVX           no run-time AVX / AVX2 / AVX-512 dispatch (GCC/clang) for the
                             DQ split, LBS skinning and palettes: the SSE2 forms only.
-   GPUSKIN_NO_AVX512        no AVX-512 form of gpuskin_build_palettes (the AVX2 one
-                            instead), for hosts that keep 512-bit work off their cores.
+   GPUSKIN_NO_AVX512        no AVX-512 forms of gpuskin_build_palettes and of the DQ
+                            split (the AVX2 / AVX ones instead), for hosts that keep
+                            512-bit work off their cores.
    GPUSKIN_STATIC           make every function static to the including file.
    GPUSKIN_API              decoration of every public function (default: extern).
    GPUSKIN_ASSERT(x)        internal invariants (default: assert.h). Never used for
@@ -1854,8 +1855,9 @@ GPUSKIN_API gpuskin_result gpuskin_palette_lerp(const gpuskin_mat4 *a, const gpu
                               run time, and a range's last few one at a time (1-3
                               with AVX2, up to 6 with AVX-512);
      gpuskin_pack_dq_fast     gpuskin_pack_dq's contract and decisions, the Gram-Schmidt
-                              split eight (SSE2) or sixteen (AVX) joints at a time in
-                              float (see its section).
+                              split eight (SSE2), sixteen (AVX) or thirty-two (AVX-512,
+                              in builds not made for FMA) joints at a time in float,
+                              every form with the same bits (see its section).
 
    Why it is faster than the oracle (which is written to be read next to the GLSL):
    - weights and joints of four vertices are read at once; each vertex blends its
@@ -3239,6 +3241,141 @@ GPUSKIN__FAST_TARGET_AVX static int gpuskin__fast_split16_vex(const gpuskin_mat4
 GPUSKIN__FAST_SPLIT_BODY(gpuskin__y16)
 #endif
 
+/* Thirty-two lanes as two AVX-512 registers (the reason for two: as
+   gpuskin__y16), chosen at run time where the CPU has AVX-512F. The same float
+   operations in the same order as the forms above, so the same bits and the same
+   decisions: add, sub and mul go through their _round forms at the current
+   rounding mode, because GCC fuses a plain multiply and add into one fused
+   multiply-add (rounded once) under a target that has FMA; comparisons give
+   all-ones lanes, as the SSE2 ones do. Not in builds for FMA (-march=native and
+   the like): there GCC's GNU modes fuse the SSE2 form's own operations, which
+   this form would then not match. */
+#if defined(GPUSKIN__FAST_AVX512) && !defined(__FMA__)
+#define GPUSKIN__FAST_SPLIT32 1
+#if defined(__GNUC__) && !defined(__clang__)
+#pragma GCC diagnostic push
+#pragma GCC diagnostic ignored "-Wmaybe-uninitialized" /* as for gpuskin__p16 (and C++ -O1 says */
+#pragma GCC diagnostic ignored "-Wuninitialized"       /* "is used uninitialized" of the same variable) */
+#endif
+#define GPUSKIN__FAST_Z16 static __inline__ __attribute__((always_inline, target("avx512f,avx2,fma")))
+typedef __m512 gpuskin__z16;
+#define GPUSKIN__Z16_BITS(op) _mm512_castsi512_ps(op(_mm512_castps_si512(a), _mm512_castps_si512(b)))
+#define GPUSKIN__Z16_CMP(pred) _mm512_castsi512_ps(_mm512_maskz_set1_epi32(_mm512_cmp_ps_mask(a, b, pred), -1))
+#define GPUSKIN__Z16_OP2(name, expr) GPUSKIN__FAST_Z16 gpuskin__z16 gpuskin__z16_##name(gpuskin__z16 a, gpuskin__z16 b) { return expr; }
+GPUSKIN__Z16_OP2(add, _mm512_add_round_ps(a, b, _MM_FROUND_CUR_DIRECTION))
+GPUSKIN__Z16_OP2(sub, _mm512_sub_round_ps(a, b, _MM_FROUND_CUR_DIRECTION))
+GPUSKIN__Z16_OP2(mul, _mm512_mul_round_ps(a, b, _MM_FROUND_CUR_DIRECTION))
+GPUSKIN__Z16_OP2(div, _mm512_div_round_ps(a, b, _MM_FROUND_CUR_DIRECTION))
+GPUSKIN__Z16_OP2(max, _mm512_max_ps(a, b))
+GPUSKIN__Z16_OP2(and, GPUSKIN__Z16_BITS(_mm512_and_si512))
+GPUSKIN__Z16_OP2(or, GPUSKIN__Z16_BITS(_mm512_or_si512))
+GPUSKIN__Z16_OP2(andnot, GPUSKIN__Z16_BITS(_mm512_andnot_si512))
+GPUSKIN__Z16_OP2(xor, GPUSKIN__Z16_BITS(_mm512_xor_si512))
+GPUSKIN__Z16_OP2(cmpgt, GPUSKIN__Z16_CMP(_CMP_GT_OS))
+GPUSKIN__Z16_OP2(cmplt, GPUSKIN__Z16_CMP(_CMP_LT_OS))
+GPUSKIN__Z16_OP2(cmple, GPUSKIN__Z16_CMP(_CMP_LE_OS))
+GPUSKIN__Z16_OP2(cmpeq, GPUSKIN__Z16_CMP(_CMP_EQ_OQ))
+#undef GPUSKIN__Z16_OP2
+#undef GPUSKIN__Z16_CMP
+#undef GPUSKIN__Z16_BITS
+/* The sign bits, lane 0 first (unsigned: the pair's upper half reaches bit 31). */
+GPUSKIN__FAST_Z16 unsigned gpuskin__z16_movemask(gpuskin__z16 v)
+{
+    return (unsigned)_mm512_cmplt_epi32_mask(_mm512_castps_si512(v), _mm512_setzero_si512());
+}
+
+/* 4x4 transpose of each 128-bit quarter: in[r] lane l -> out[l] lane r. */
+GPUSKIN__FAST_Z16 void gpuskin__z16_transpose4(gpuskin__z16 x0, gpuskin__z16 x1, gpuskin__z16 x2, gpuskin__z16 x3,
+                                                gpuskin__z16 *o)
+{
+    const gpuskin__z16 u0 = _mm512_unpacklo_ps(x0, x1), u1 = _mm512_unpacklo_ps(x2, x3);
+    const gpuskin__z16 u2 = _mm512_unpackhi_ps(x0, x1), u3 = _mm512_unpackhi_ps(x2, x3);
+    o[0] = _mm512_shuffle_ps(u0, u1, _MM_SHUFFLE(1, 0, 1, 0));
+    o[1] = _mm512_shuffle_ps(u0, u1, _MM_SHUFFLE(3, 2, 3, 2));
+    o[2] = _mm512_shuffle_ps(u2, u3, _MM_SHUFFLE(1, 0, 1, 0));
+    o[3] = _mm512_shuffle_ps(u2, u3, _MM_SHUFFLE(3, 2, 3, 2));
+}
+
+/* Rows 0..2 of every column of joints 0..15, lane 4 g + i = joint 4 g + i: quarter
+   g of register k holds joint 4 g + k's column, then one transpose per quarter. */
+GPUSKIN__FAST_Z16 void gpuskin__z16_load(const gpuskin_mat4 *m, gpuskin__z16 *a, gpuskin__z16 *t)
+{
+    int c, k;
+    for (c = 0; c < 4; ++c) {
+        gpuskin__z16 l[4], o[4];
+        gpuskin__z16 *x = c < 3 ? a + 3 * c : t;
+        for (k = 0; k < 4; ++k) {
+            gpuskin__z16 r = _mm512_castps128_ps512(_mm_loadu_ps(m[k].m + 4 * c));
+            r = _mm512_insertf32x4(r, _mm_loadu_ps(m[k + 4].m + 4 * c), 1);
+            r = _mm512_insertf32x4(r, _mm_loadu_ps(m[k + 8].m + 4 * c), 2);
+            l[k] = _mm512_insertf32x4(r, _mm_loadu_ps(m[k + 12].m + 4 * c), 3);
+        }
+        gpuskin__z16_transpose4(l[0], l[1], l[2], l[3], o);
+        x[0] = o[0], x[1] = o[1], x[2] = o[2];
+    }
+}
+
+/* Joint 4 g + k: real = quarter g of the transposed q's register k, dual likewise. */
+#define GPUSKIN__Z16_STORE_QUARTER(g)                                                                                  \
+    for (k = 0; k < 4; ++k) {                                                                                          \
+        _mm_storeu_ps(dq + 8 * (4 * (g) + k), _mm512_extractf32x4_ps(qt[k], g));                                       \
+        _mm_storeu_ps(dq + 8 * (4 * (g) + k) + 4, _mm512_extractf32x4_ps(dt[k], g));                                   \
+        if (res) {                                                                                                     \
+            _mm_storeu_ps(res + 12 * (4 * (g) + k), _mm512_extractf32x4_ps(st[0][k], g));                              \
+            _mm_storeu_ps(res + 12 * (4 * (g) + k) + 4, _mm512_extractf32x4_ps(st[1][k], g));                          \
+            _mm_storeu_ps(res + 12 * (4 * (g) + k) + 8, _mm512_extractf32x4_ps(st[2][k], g));                          \
+        }                                                                                                              \
+    }
+GPUSKIN__FAST_Z16 void gpuskin__z16_store(float *dq, float *res, const gpuskin__z16 *q, const gpuskin__z16 *du,
+                                           const gpuskin__z16 *s)
+{
+    gpuskin__z16 qt[4], dt[4], st[3][4];
+    int k, row;
+    gpuskin__z16_transpose4(q[0], q[1], q[2], q[3], qt);
+    gpuskin__z16_transpose4(du[0], du[1], du[2], du[3], dt);
+    for (row = 0; row < 3 && res; ++row) /* the residual rows of S with w = 0 */
+        gpuskin__z16_transpose4(s[row], s[3 + row], s[6 + row], _mm512_setzero_ps(), st[row]);
+    GPUSKIN__Z16_STORE_QUARTER(0)
+    GPUSKIN__Z16_STORE_QUARTER(1)
+    GPUSKIN__Z16_STORE_QUARTER(2)
+    GPUSKIN__Z16_STORE_QUARTER(3)
+}
+#undef GPUSKIN__Z16_STORE_QUARTER
+
+typedef struct gpuskin__z32 { __m512 lo, hi; } gpuskin__z32;
+#define GPUSKIN__FAST_Z16_OP(name) gpuskin__z16_##name
+GPUSKIN__FAST_PAIR_OPS(GPUSKIN__FAST_Z16, gpuskin__z32, GPUSKIN__FAST_Z16_OP)
+GPUSKIN__FAST_PAIR_REST(GPUSKIN__FAST_Z16, gpuskin__z32, _mm512_set1_ps, _mm512_sqrt_ps, gpuskin__z16_movemask, 16)
+GPUSKIN__FAST_Z16 void gpuskin__z32_load(const gpuskin_mat4 *m, gpuskin__z32 *a, gpuskin__z32 *t)
+{
+    gpuskin__z16 al[9], ah[9], tl[3], th[3];
+    int k;
+    gpuskin__z16_load(m, al, tl);
+    gpuskin__z16_load(m + 16, ah, th);
+    for (k = 0; k < 9; ++k) a[k].lo = al[k], a[k].hi = ah[k];
+    for (k = 0; k < 3; ++k) t[k].lo = tl[k], t[k].hi = th[k];
+}
+GPUSKIN__FAST_Z16 void gpuskin__z32_store(float *dq, float *res, const gpuskin__z32 *q, const gpuskin__z32 *du,
+                                           const gpuskin__z32 *s)
+{
+    gpuskin__z16 x[4 + 4 + 9];
+    int k, h;
+    for (h = 0; h < 2; ++h) {
+        for (k = 0; k < 4; ++k) x[k] = h ? q[k].hi : q[k].lo, x[4 + k] = h ? du[k].hi : du[k].lo;
+        for (k = 0; k < 9; ++k) x[8 + k] = h ? s[k].hi : s[k].lo;
+        gpuskin__z16_store(dq + 128 * h, res ? res + 192 * h : NULL, x, x + 4, x + 8);
+    }
+}
+
+/* Joints m[0..31]: as gpuskin__fast_split8_sse, thirty-two lanes. Bit 31 of the
+   masks is lane 31 (the int holds the unsigned pattern). */
+GPUSKIN__FAST_TARGET_AVX512 static int gpuskin__fast_split32_z(const gpuskin_mat4 *m, float *dq, float *res, int *nonrigid)
+GPUSKIN__FAST_SPLIT_BODY(gpuskin__z32)
+#if defined(__GNUC__) && !defined(__clang__)
+#pragma GCC diagnostic pop
+#endif
+#endif /* GPUSKIN__FAST_SPLIT32 */
+
 #ifndef GPUSKIN_NO_VULKAN
 /* gpuskin_pack_lbs with 16-byte stores: the same bytes (data movement only).
    gpuskin_crowd_upload writes straight into mapped GPU memory, where the store
@@ -3366,6 +3503,9 @@ GPUSKIN_API gpuskin_result gpuskin_pack_dq_fast(const gpuskin_mat4 *palette, uin
 #ifdef GPUSKIN__FAST_VEX
     if (gpuskin__fast_cpu_has_avx()) split_lanes = gpuskin__fast_split16_vex, step = 16;
 #endif
+#ifdef GPUSKIN__FAST_SPLIT32
+    if (gpuskin__fast_cpu_has_avx512()) split_lanes = gpuskin__fast_split32_z, step = 32;
+#endif
     for (j = 0; j < joint_count; j += step) {
         const uint32_t lanes = joint_count - j < step ? joint_count - j : step;
         float *dq = out_dq + (size_t)j * 8u, *res = out_residual ? out_residual + (size_t)j * 12u : NULL;
@@ -3373,12 +3513,12 @@ GPUSKIN_API gpuskin_result gpuskin_pack_dq_fast(const gpuskin_mat4 *palette, uin
         if (lanes == step) {
             redo = split_lanes(palette + j, dq, res, &nonrigid);
         } else { /* the last joints, padded with identities; only `lanes` are copied out */
-            gpuskin_mat4 m[16];
-            float dq16[16 * 8], res16[16 * 12];
+            gpuskin_mat4 m[32];
+            float dq32[32 * 8], res32[32 * 12];
             for (l = 0; l < step; ++l) m[l] = l < lanes ? palette[j + l] : gpuskin_mat4_identity();
-            redo = split_lanes(m, dq16, res16, &nonrigid) & ((1 << lanes) - 1);
-            memcpy(dq, dq16, lanes * 8u * sizeof(float));
-            if (res) memcpy(res, res16, lanes * 12u * sizeof(float));
+            redo = split_lanes(m, dq32, res32, &nonrigid) & (int)((1u << lanes) - 1u); /* lanes < step <= 32 */
+            memcpy(dq, dq32, lanes * 8u * sizeof(float));
+            if (res) memcpy(res, res32, lanes * 12u * sizeof(float));
         }
         for (l = 0; l < lanes; ++l) {
             if ((redo >> l) & 1) {

@@ -1253,6 +1253,31 @@ static void tf_check_pack_dq_fast(const gpuskin_mat4 *m, uint32_t n, const char 
         }
     }
 #endif
+#ifdef GPUSKIN__FAST_SPLIT32
+    /* The AVX-512 form (thirty-two lanes) against the SSE2 form, the same way. */
+    if (gpuskin__fast_cpu_has_avx512()) {
+        for (j = 0; j + 32 <= n; j += 32) {
+            float zdq[32 * 8], zres[32 * 12], sdq[32 * 8], sres[32 * 12];
+            int znr, snr[4], h;
+            unsigned zredo, sredo = 0;
+            zredo = (unsigned)gpuskin__fast_split32_z(m + j, zdq, zres, &znr);
+            for (h = 0; h < 4; ++h)
+                sredo |= (unsigned)gpuskin__fast_split8_sse(m + j + 8 * h, sdq + 64 * h, sres + 96 * h, &snr[h]) << (8 * h);
+            CHECK(zredo == sredo);
+            for (k = 0; k < 32; ++k) {
+                if ((zredo >> k) & 1u) continue;
+                if ((((unsigned)znr >> k) & 1u) != (((unsigned)snr[k / 8] >> (k % 8)) & 1u) ||
+                    memcmp(zdq + 8 * k, sdq + 8 * k, 8 * sizeof(float)) != 0 ||
+                    memcmp(zres + 12 * k, sres + 12 * k, 12 * sizeof(float)) != 0) {
+                    fprintf(stderr, "  %s: joint %u: the AVX-512 and SSE2 splits differ\n", what, j + (uint32_t)k);
+                    CHECK(0);
+                    j = n;
+                    break;
+                }
+            }
+        }
+    }
+#endif
     free(dq);
     free(res);
     free(dq2);
