@@ -1911,9 +1911,11 @@ GPUSKIN_API gpuskin_result gpuskin_palette_lerp(const gpuskin_mat4 *a, const gpu
    bits; recompiling the SSE2 skinning and palette loops for AVX alone gained 2-3 %,
    within noise. GPUSKIN_NO_AVX turns both off. A build for -mavx or above keeps
    the AVX2 skinning form (still checked at run time) but not the AVX split form
-   (its SSE2 form is then VEX-encoded already). gpuskin_build_palettes has eight-
-   and sixteen-lane forms (AVX2 + FMA, AVX-512; see their section), also chosen at
-   run time. */
+   (its SSE2 form is then VEX-encoded already). The split has a third form,
+   thirty-two joints in two AVX-512 registers (the same bits again; ~1.3x the AVX
+   form on an H200 host), chosen at run time in builds not made for FMA.
+   gpuskin_build_palettes has eight- and sixteen-lane forms (AVX2 + FMA, AVX-512;
+   see their section), also chosen at run time. */
 #if defined(GPUSKIN__FAST_SSE2) && !defined(GPUSKIN_NO_AVX) && (defined(__GNUC__) || defined(__clang__)) && \
     (defined(__x86_64__) || defined(__i386__))
 /* The AVX2 + FMA skinning form: also in builds for AVX and above (-march=native),
