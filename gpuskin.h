@@ -2895,7 +2895,8 @@ typedef struct gpuskin__v8 { __m128 lo, hi; } gpuskin__v8;
 
 /* The operations of a lane type T made of two registers (lo, hi) of a half type:
    each applies `op` to both halves. Q is the function qualifier (the AVX forms
-   carry a target attribute). Used for gpuskin__v8 here and gpuskin__y16 below. */
+   carry a target attribute). Used for gpuskin__v8 here, gpuskin__y16 and
+   gpuskin__z32 below. */
 #define GPUSKIN__FAST_PAIR_OP2(Q, T, name, op)                                                                         \
     Q T T##_##name(T a, T b)                                                                                           \
     {                                                                                                                  \
@@ -2936,6 +2937,28 @@ typedef struct gpuskin__v8 { __m128 lo, hi; } gpuskin__v8;
     Q T T##_sel(T mask, T a, T b) { return T##_or(T##_and(mask, a), T##_andnot(mask, b)); }                           \
     Q T T##_abs(T v) { return T##_andnot(T##_set1(-0.0f), v); }                                                        \
     Q int T##_mask(T v) { return movemask_op(v.lo) | movemask_op(v.hi) << (half_lanes); }
+/* load and store of a pair type T over its half type H: joints [0, half_lanes)
+   in lo, the next half_lanes in hi. */
+#define GPUSKIN__FAST_PAIR_MEMORY(Q, T, H, half_lanes)                                                                 \
+    Q void T##_load(const gpuskin_mat4 *m, T *a, T *t)                                                                 \
+    {                                                                                                                  \
+        H al[9], ah[9], tl[3], th[3];                                                                                  \
+        int k;                                                                                                         \
+        H##_load(m, al, tl);                                                                                           \
+        H##_load(m + (half_lanes), ah, th);                                                                            \
+        for (k = 0; k < 9; ++k) a[k].lo = al[k], a[k].hi = ah[k];                                                      \
+        for (k = 0; k < 3; ++k) t[k].lo = tl[k], t[k].hi = th[k];                                                      \
+    }                                                                                                                  \
+    Q void T##_store(float *dq, float *res, const T *q, const T *du, const T *s)                                       \
+    {                                                                                                                  \
+        H x[4 + 4 + 9];                                                                                                \
+        int k, h;                                                                                                      \
+        for (h = 0; h < 2; ++h) {                                                                                      \
+            for (k = 0; k < 4; ++k) x[k] = h ? q[k].hi : q[k].lo, x[4 + k] = h ? du[k].hi : du[k].lo;                  \
+            for (k = 0; k < 9; ++k) x[8 + k] = h ? s[k].hi : s[k].lo;                                                  \
+            H##_store(dq + 8 * (half_lanes) * h, res ? res + 12 * (half_lanes) * h : NULL, x, x + 4, x + 8);           \
+        }                                                                                                              \
+    }
 
 #define GPUSKIN__FAST_SSE_OP(name) _mm_##name##_ps
 GPUSKIN__FAST_PAIR_OPS(GPUSKIN__FAST_INLINE, gpuskin__v8, GPUSKIN__FAST_SSE_OP)
@@ -3217,26 +3240,7 @@ typedef struct gpuskin__y16 { __m256 lo, hi; } gpuskin__y16;
 #define GPUSKIN__FAST_Y8_OP(name) gpuskin__y8_##name
 GPUSKIN__FAST_PAIR_OPS(GPUSKIN__FAST_Y8, gpuskin__y16, GPUSKIN__FAST_Y8_OP)
 GPUSKIN__FAST_PAIR_REST(GPUSKIN__FAST_Y8, gpuskin__y16, _mm256_set1_ps, _mm256_sqrt_ps, _mm256_movemask_ps, 8)
-GPUSKIN__FAST_Y8 void gpuskin__y16_load(const gpuskin_mat4 *m, gpuskin__y16 *a, gpuskin__y16 *t)
-{
-    gpuskin__y8 al[9], ah[9], tl[3], th[3];
-    int k;
-    gpuskin__y8_load(m, al, tl);
-    gpuskin__y8_load(m + 8, ah, th);
-    for (k = 0; k < 9; ++k) a[k].lo = al[k], a[k].hi = ah[k];
-    for (k = 0; k < 3; ++k) t[k].lo = tl[k], t[k].hi = th[k];
-}
-GPUSKIN__FAST_Y8 void gpuskin__y16_store(float *dq, float *res, const gpuskin__y16 *q, const gpuskin__y16 *du,
-                                          const gpuskin__y16 *s)
-{
-    gpuskin__y8 x[4 + 4 + 9];
-    int k, h;
-    for (h = 0; h < 2; ++h) {
-        for (k = 0; k < 4; ++k) x[k] = h ? q[k].hi : q[k].lo, x[4 + k] = h ? du[k].hi : du[k].lo;
-        for (k = 0; k < 9; ++k) x[8 + k] = h ? s[k].hi : s[k].lo;
-        gpuskin__y8_store(dq + 64 * h, res ? res + 96 * h : NULL, x, x + 4, x + 8);
-    }
-}
+GPUSKIN__FAST_PAIR_MEMORY(GPUSKIN__FAST_Y8, gpuskin__y16, gpuskin__y8, 8)
 
 /* Joints m[0..15]: as gpuskin__fast_split8_sse, sixteen lanes. */
 GPUSKIN__FAST_TARGET_AVX static int gpuskin__fast_split16_vex(const gpuskin_mat4 *m, float *dq, float *res, int *nonrigid)
@@ -3290,12 +3294,8 @@ GPUSKIN__FAST_Z16 unsigned gpuskin__z16_movemask(gpuskin__z16 v)
 GPUSKIN__FAST_Z16 void gpuskin__z16_transpose4(gpuskin__z16 x0, gpuskin__z16 x1, gpuskin__z16 x2, gpuskin__z16 x3,
                                                 gpuskin__z16 *o)
 {
-    const gpuskin__z16 u0 = _mm512_unpacklo_ps(x0, x1), u1 = _mm512_unpacklo_ps(x2, x3);
-    const gpuskin__z16 u2 = _mm512_unpackhi_ps(x0, x1), u3 = _mm512_unpackhi_ps(x2, x3);
-    o[0] = _mm512_shuffle_ps(u0, u1, _MM_SHUFFLE(1, 0, 1, 0));
-    o[1] = _mm512_shuffle_ps(u0, u1, _MM_SHUFFLE(3, 2, 3, 2));
-    o[2] = _mm512_shuffle_ps(u2, u3, _MM_SHUFFLE(1, 0, 1, 0));
-    o[3] = _mm512_shuffle_ps(u2, u3, _MM_SHUFFLE(3, 2, 3, 2));
+    GPUSKIN__FAST_TRANSPOSE4X(_mm512, x0, x1, x2, x3);
+    o[0] = x0, o[1] = x1, o[2] = x2, o[3] = x3;
 }
 
 /* Rows 0..2 of every column of joints 0..15, lane 4 g + i = joint 4 g + i: quarter
@@ -3348,26 +3348,7 @@ typedef struct gpuskin__z32 { __m512 lo, hi; } gpuskin__z32;
 #define GPUSKIN__FAST_Z16_OP(name) gpuskin__z16_##name
 GPUSKIN__FAST_PAIR_OPS(GPUSKIN__FAST_Z16, gpuskin__z32, GPUSKIN__FAST_Z16_OP)
 GPUSKIN__FAST_PAIR_REST(GPUSKIN__FAST_Z16, gpuskin__z32, _mm512_set1_ps, _mm512_sqrt_ps, gpuskin__z16_movemask, 16)
-GPUSKIN__FAST_Z16 void gpuskin__z32_load(const gpuskin_mat4 *m, gpuskin__z32 *a, gpuskin__z32 *t)
-{
-    gpuskin__z16 al[9], ah[9], tl[3], th[3];
-    int k;
-    gpuskin__z16_load(m, al, tl);
-    gpuskin__z16_load(m + 16, ah, th);
-    for (k = 0; k < 9; ++k) a[k].lo = al[k], a[k].hi = ah[k];
-    for (k = 0; k < 3; ++k) t[k].lo = tl[k], t[k].hi = th[k];
-}
-GPUSKIN__FAST_Z16 void gpuskin__z32_store(float *dq, float *res, const gpuskin__z32 *q, const gpuskin__z32 *du,
-                                           const gpuskin__z32 *s)
-{
-    gpuskin__z16 x[4 + 4 + 9];
-    int k, h;
-    for (h = 0; h < 2; ++h) {
-        for (k = 0; k < 4; ++k) x[k] = h ? q[k].hi : q[k].lo, x[4 + k] = h ? du[k].hi : du[k].lo;
-        for (k = 0; k < 9; ++k) x[8 + k] = h ? s[k].hi : s[k].lo;
-        gpuskin__z16_store(dq + 128 * h, res ? res + 192 * h : NULL, x, x + 4, x + 8);
-    }
-}
+GPUSKIN__FAST_PAIR_MEMORY(GPUSKIN__FAST_Z16, gpuskin__z32, gpuskin__z16, 16)
 
 /* Joints m[0..31]: as gpuskin__fast_split8_sse, thirty-two lanes. Bit 31 of the
    masks is lane 31 (the int holds the unsigned pattern). */

@@ -1194,6 +1194,37 @@ static int tf_dq_reference(const gpuskin_mat4 *m, float *dq, float *res)
 /* Packs n joints both ways; every joint must take the reference's rigid decision
    (checked joint by joint through single-joint words) and equal its values to float
    rounding, relative to the joint's scale. */
+#if defined(GPUSKIN__FAST_VEX) || defined(GPUSKIN__FAST_SPLIT32)
+/* A wide DQ split form (`lanes` joints a call) against `lanes` / 8 calls of the
+   SSE2 form: the same redo lanes, and for every other lane the same rigid bit and
+   the same bytes. Masks are compared as unsigned patterns (lane 31 is bit 31). */
+static void tf_check_split_lanes(const gpuskin_mat4 *m, uint32_t n, const char *what, const char *form,
+                                 int (*split)(const gpuskin_mat4 *, float *, float *, int *), uint32_t lanes)
+{
+    uint32_t j, k, h;
+    for (j = 0; j + lanes <= n; j += lanes) {
+        float wdq[32 * 8], wres[32 * 12], sdq[32 * 8], sres[32 * 12];
+        int wnr, snr[4];
+        unsigned wredo, sredo = 0;
+        wredo = (unsigned)split(m + j, wdq, wres, &wnr);
+        for (h = 0; h < lanes / 8; ++h)
+            sredo |= (unsigned)gpuskin__fast_split8_sse(m + j + 8 * h, sdq + 64 * h, sres + 96 * h, &snr[h]) << (8 * h);
+        CHECK(wredo == sredo);
+        /* a redone lane's values are the reference's, not the lanes' */
+        for (k = 0; k < lanes; ++k) {
+            if ((wredo >> k) & 1u) continue;
+            if ((((unsigned)wnr >> k) & 1u) != (((unsigned)snr[k / 8] >> (k % 8)) & 1u) ||
+                memcmp(wdq + 8 * k, sdq + 8 * k, 8 * sizeof(float)) != 0 ||
+                memcmp(wres + 12 * k, sres + 12 * k, 12 * sizeof(float)) != 0) {
+                fprintf(stderr, "  %s: joint %u: the %s and SSE2 splits differ\n", what, j + k, form);
+                CHECK(0);
+                return;
+            }
+        }
+    }
+}
+#endif
+
 static void tf_check_pack_dq_fast(const gpuskin_mat4 *m, uint32_t n, const char *what)
 {
     float *dq = (float *)malloc(n * 8 * sizeof(float)), *res = (float *)malloc(n * 12 * sizeof(float));
@@ -1230,53 +1261,11 @@ static void tf_check_pack_dq_fast(const gpuskin_mat4 *m, uint32_t n, const char 
 #ifdef GPUSKIN__FAST_VEX
     /* The AVX form (sixteen lanes) and the SSE2 form (eight) must give the same
        bits, decisions included: on an AVX machine only the first runs above. */
-    if (gpuskin__fast_cpu_has_avx()) {
-        for (j = 0; j + 16 <= n; j += 16) {
-            float vdq[16 * 8], vres[16 * 12], sdq[16 * 8], sres[16 * 12];
-            int vnr, snr0, snr1, vredo, sredo;
-            vredo = gpuskin__fast_split16_vex(m + j, vdq, vres, &vnr);
-            sredo = gpuskin__fast_split8_sse(m + j, sdq, sres, &snr0);
-            sredo |= gpuskin__fast_split8_sse(m + j + 8, sdq + 64, sres + 96, &snr1) << 8;
-            CHECK_EQ_INT(vredo, sredo);
-            /* a redone lane's values are the reference's, not the lanes' */
-            for (k = 0; k < 16; ++k) {
-                if ((vredo >> k) & 1) continue;
-                if (((vnr >> k) & 1) != (((k < 8 ? snr0 : snr1) >> (k & 7)) & 1) ||
-                    memcmp(vdq + 8 * k, sdq + 8 * k, 8 * sizeof(float)) != 0 ||
-                    memcmp(vres + 12 * k, sres + 12 * k, 12 * sizeof(float)) != 0) {
-                    fprintf(stderr, "  %s: joint %u: the AVX and SSE2 splits differ\n", what, j + (uint32_t)k);
-                    CHECK(0);
-                    j = n;
-                    break;
-                }
-            }
-        }
-    }
+    if (gpuskin__fast_cpu_has_avx()) tf_check_split_lanes(m, n, what, "AVX", gpuskin__fast_split16_vex, 16);
 #endif
 #ifdef GPUSKIN__FAST_SPLIT32
     /* The AVX-512 form (thirty-two lanes) against the SSE2 form, the same way. */
-    if (gpuskin__fast_cpu_has_avx512()) {
-        for (j = 0; j + 32 <= n; j += 32) {
-            float zdq[32 * 8], zres[32 * 12], sdq[32 * 8], sres[32 * 12];
-            int znr, snr[4], h;
-            unsigned zredo, sredo = 0;
-            zredo = (unsigned)gpuskin__fast_split32_z(m + j, zdq, zres, &znr);
-            for (h = 0; h < 4; ++h)
-                sredo |= (unsigned)gpuskin__fast_split8_sse(m + j + 8 * h, sdq + 64 * h, sres + 96 * h, &snr[h]) << (8 * h);
-            CHECK(zredo == sredo);
-            for (k = 0; k < 32; ++k) {
-                if ((zredo >> k) & 1u) continue;
-                if ((((unsigned)znr >> k) & 1u) != (((unsigned)snr[k / 8] >> (k % 8)) & 1u) ||
-                    memcmp(zdq + 8 * k, sdq + 8 * k, 8 * sizeof(float)) != 0 ||
-                    memcmp(zres + 12 * k, sres + 12 * k, 12 * sizeof(float)) != 0) {
-                    fprintf(stderr, "  %s: joint %u: the AVX-512 and SSE2 splits differ\n", what, j + (uint32_t)k);
-                    CHECK(0);
-                    j = n;
-                    break;
-                }
-            }
-        }
-    }
+    if (gpuskin__fast_cpu_has_avx512()) tf_check_split_lanes(m, n, what, "AVX-512", gpuskin__fast_split32_z, 32);
 #endif
     free(dq);
     free(res);
