@@ -29,8 +29,10 @@ layout(constant_id = 2) const uint gpuskin_INSTANCES_PER_INVOCATION = 4u;
 
 layout(local_size_x = 64) in;
 
-// The output seen as float pairs, for records of an even number of floats.
+// The output seen as float pairs, for records of an even number of floats, and
+// as vec4s from the 16-byte boundary at or below its start.
 layout(buffer_reference, std430, buffer_reference_align = 8) writeonly buffer gpuskin_OutVec2s { vec2 v[]; };
+layout(buffer_reference, std430, buffer_reference_align = 16) writeonly buffer gpuskin_OutVec4s { vec4 v[]; };
 
 // Mirrored by gpuskin__vk_skin_push in gpuskin.h (32 bytes).
 layout(push_constant) uniform gpuskin_SkinPush {
@@ -48,13 +50,20 @@ void main()
     uint vertex_count = f.vertex_count;
     bool normals = (pc.output_flags & 1u) != 0u;
     bool tangents = (pc.output_flags & 2u) != 0u;
-    // Records with normals are 6 or 10 floats; when the output is 8-byte aligned
-    // they go out as 3 or 5 float pairs instead of 6 or 10 single floats. A
-    // warp's scalar store at a 24-byte stride touches every 32-byte sector of its
-    // span for 4 bytes each, so pairs halve the sector writes to L2 and the store
-    // instructions.
+    // Records with normals are 6 or 10 floats, so when the output is 8-byte
+    // aligned each record starts on a 16-byte boundary or 8 bytes past one, and
+    // goes out as one 16-byte and one 8-byte store (24 bytes) or two 16-byte and
+    // one 8-byte store (40 bytes), whichever its start allows. On an H200 a
+    // kernel's writes reach DRAM speed only as 16-byte stores: the same bytes
+    // written as 8-byte stores cap at about half of it, as single floats at a
+    // quarter (bench_gpu's store-width rows; BENCHMARKS.md). The general kernel
+    // (residual blend) keeps plain float pairs: bound by its arithmetic, it ran
+    // ~5 % slower with the wide stores.
     bool pairs = (pc.output_flags & 4u) != 0u;
-    gpuskin_OutVec2s out2 = gpuskin_OutVec2s(uvec2(pc.out_floats));
+    uvec2 out_address = uvec2(pc.out_floats);
+    gpuskin_OutVec2s out2 = gpuskin_OutVec2s(out_address);
+    gpuskin_OutVec4s out4 = gpuskin_OutVec4s(uvec2(out_address.x & ~15u, out_address.y));
+    uint pair_phase = (out_address.x >> 3u) & 1u;  // 1: the output starts 8 bytes past a 16-byte boundary
     uint stride = 3u + (normals ? 3u : 0u) + (tangents ? 4u : 0u);
     uint row0 = gl_WorkGroupID.y * gpuskin_INSTANCES_PER_INVOCATION;
     uint rows = min(gpuskin_INSTANCES_PER_INVOCATION, pc.instance_count - row0);
@@ -89,7 +98,7 @@ void main()
                 m = gpuskin_skin_transform_method(pal, pc.first_instance + row, method[k], inf);
             uint o = (row * vertex_count + v) * stride;
             vec3 p = gpuskin_skin_point(m, bp);
-            if (pairs) {  // normals are on
+            if (pairs && gpuskin_ONLY_METHOD == 0u) {  // normals are on
                 vec3 n = gpuskin_skin_normal(m, bn);
                 uint o2 = o >> 1u;
                 out2.v[o2 + 0u] = p.xy;
@@ -99,6 +108,24 @@ void main()
                     vec4 t = gpuskin_skin_tangent(m, bt);
                     out2.v[o2 + 3u] = t.xy;
                     out2.v[o2 + 4u] = t.zw;
+                }
+                continue;
+            }
+            if (pairs) {
+                vec3 n = gpuskin_skin_normal(m, bn);
+                uint o2 = o >> 1u;                         // the record's first pair
+                uint q = (pair_phase + o2 + 1u) >> 1u;     // the first vec4 that starts inside it
+                bool aligned = ((pair_phase + o2) & 1u) == 0u;
+                if (!tangents) {
+                    // aligned: p.xyz n.x | n.yz   else: p.xy | p.z n.xyz
+                    out4.v[q] = aligned ? vec4(p, n.x) : vec4(p.z, n);
+                    out2.v[aligned ? o2 + 2u : o2] = aligned ? n.yz : p.xy;
+                } else {
+                    // aligned: p.xyz n.x | n.yz t.xy | t.zw   else: p.xy | p.z n.xyz | t.xyzw
+                    vec4 t = gpuskin_skin_tangent(m, bt);
+                    out4.v[q] = aligned ? vec4(p, n.x) : vec4(p.z, n);
+                    out4.v[q + 1u] = aligned ? vec4(n.yz, t.xy) : t;
+                    out2.v[aligned ? o2 + 4u : o2] = aligned ? t.zw : p.xy;
                 }
                 continue;
             }

@@ -409,7 +409,9 @@ static void tg_barrier_to_host(VkCommandBuffer cmd, VkBuffer buffer)
 static VkResult tg_readback_buffer(VkDeviceSize size, gpuskin_buffer *out)
 {
     gpuskin_allocator a = gpuskin_default_allocator(ctx);
-    return a.create_buffer(a.user, size, VK_BUFFER_USAGE_STORAGE_BUFFER_BIT | VK_BUFFER_USAGE_VERTEX_BUFFER_BIT,
+    return a.create_buffer(a.user, size,
+                           VK_BUFFER_USAGE_STORAGE_BUFFER_BIT | VK_BUFFER_USAGE_VERTEX_BUFFER_BIT |
+                               VK_BUFFER_USAGE_TRANSFER_DST_BIT,
                            GPUSKIN_MEMORY_READBACK, out);
 }
 
@@ -419,8 +421,36 @@ static void tg_release_buffer(gpuskin_buffer *b)
     if (b->buffer != VK_NULL_HANDLE) a.destroy_buffer(a.user, b);
 }
 
+/* Fills a readback buffer with TG_GUARD before the compute shader writes it. */
+#define TG_GUARD 0xA5u
+static void tg_fill_guard(VkCommandBuffer cmd, VkBuffer buffer)
+{
+    VkBufferMemoryBarrier b;
+    vkCmdFillBuffer(cmd, buffer, 0, VK_WHOLE_SIZE, TG_GUARD * 0x01010101u);
+    memset(&b, 0, sizeof b);
+    b.sType = VK_STRUCTURE_TYPE_BUFFER_MEMORY_BARRIER;
+    b.srcAccessMask = VK_ACCESS_TRANSFER_WRITE_BIT;
+    b.dstAccessMask = VK_ACCESS_SHADER_WRITE_BIT;
+    b.srcQueueFamilyIndex = b.dstQueueFamilyIndex = VK_QUEUE_FAMILY_IGNORED;
+    b.buffer = buffer;
+    b.size = VK_WHOLE_SIZE;
+    vkCmdPipelineBarrier(cmd, VK_PIPELINE_STAGE_TRANSFER_BIT, VK_PIPELINE_STAGE_COMPUTE_SHADER_BIT, 0, 0, NULL, 1, &b,
+                         0, NULL);
+}
+
+/* Bytes [from, to) of a mapped buffer still hold TG_GUARD. */
+static int tg_guard_intact(const gpuskin_buffer *b, VkDeviceSize from, VkDeviceSize to)
+{
+    const unsigned char *p = (const unsigned char *)b->mapped;
+    VkDeviceSize i;
+    for (i = from; i < to; ++i)
+        if (p[i] != TG_GUARD) return 0;
+    return 1;
+}
+
 /* Dispatches c's range of a world already uploaded to frame 1, reads it back and
-   compares it with the oracle. */
+   compares it with the oracle; the bytes around the output must stay untouched
+   (skin.comp writes whole vec4s inside the output and single floats at its ends). */
 static void tg_skin_and_compare(tg_world *w, const tg_case *c, const char *name)
 {
     gpuskin_buffer out;
@@ -429,17 +459,19 @@ static void tg_skin_and_compare(tg_world *w, const tg_case *c, const char *name)
     double max_pos = 0, max_dir = 0;
     uint32_t count = c->count ? c->count : c->instances - c->first;
     uint32_t stride = gpuskin_output_stride(c->output_flags);
+    const VkDeviceSize bytes = (VkDeviceSize)count * w->m.vertex_count * stride, guard = 64;
 
     memset(&out, 0, sizeof out);
-    CHECK_EQ_INT(tg_readback_buffer((VkDeviceSize)count * w->m.vertex_count * stride + c->out_offset, &out), VK_SUCCESS);
+    CHECK_EQ_INT(tg_readback_buffer(c->out_offset + bytes + guard, &out), VK_SUCCESS);
     if (!out.mapped || vks_begin(&vk, &cmd) != VK_SUCCESS) goto done;
     CHECK_EQ_INT(gpuskin_cmd_upload_mesh(w->mesh, cmd), GPUSKIN_SUCCESS);
+    tg_fill_guard(cmd, out.buffer);
     memset(&sd, 0, sizeof sd);
     sd.frame = 1;
     sd.first_instance = c->first;
     sd.instance_count = count;
     sd.output = out.address + c->out_offset;
-    sd.output_size = out.size - c->out_offset;
+    sd.output_size = bytes;
     sd.output_flags = c->output_flags;
     sd.kernel_flags = c->kernel_flags;
     sd.instances_per_invocation = c->per_invocation;
@@ -452,6 +484,8 @@ static void tg_skin_and_compare(tg_world *w, const tg_case *c, const char *name)
            (unsigned)w->m.vertex_count, max_pos, 1e-5 * w->m.radius, max_dir);
     CHECK(max_pos <= 1e-5 * w->m.radius);
     CHECK(max_dir <= 1e-5);
+    CHECK(tg_guard_intact(&out, 0, c->out_offset));
+    CHECK(tg_guard_intact(&out, c->out_offset + bytes, c->out_offset + bytes + guard));
 done:
     tg_release_buffer(&out);
 }
@@ -501,26 +535,52 @@ static void test_compute_many_joints(void)
     tg_compute_case(&c, "130 joints, 8 influences", NULL);
 }
 
-/* skin.comp writes records with normals as float pairs when the output address
-   is 8-byte aligned, and float by float otherwise: both, inside a buffer. */
+/* skin.comp writes records with normals, when the output is 8-byte aligned, as
+   16- and 8-byte stores that depend on where each record starts (specialised
+   kernels) or as float pairs (the general kernel), and single floats otherwise.
+   Outputs at every 4-byte phase, records of 3, 6, 7 and 10 floats, meshes smaller
+   than a subgroup and of odd vertex counts (each instance then starts at the
+   other 8-byte phase), through both kinds of kernel; the bytes around the output
+   must stay untouched (tg_skin_and_compare). */
 static void test_compute_output_alignment(void)
 {
+    static const struct {
+        uint32_t rings, sides, flags, offset;
+    } cases[] = {
+        {12, 10, GPUSKIN_OUTPUT_NORMALS, 4},                           /* single floats */
+        {12, 10, GPUSKIN_OUTPUT_NORMALS | GPUSKIN_OUTPUT_TANGENTS, 4},
+        {12, 10, GPUSKIN_OUTPUT_NORMALS, 8},                           /* wide stores, not at the start */
+        {12, 10, GPUSKIN_OUTPUT_NORMALS | GPUSKIN_OUTPUT_TANGENTS, 8},
+        {12, 10, GPUSKIN_OUTPUT_TANGENTS, 8},                          /* 7 floats a record: single floats */
+        {12, 10, 0, 12},
+        {2, 3, 0, 4},                                                  /* 6 vertices */
+        {2, 3, GPUSKIN_OUTPUT_NORMALS, 0},
+        {3, 7, GPUSKIN_OUTPUT_TANGENTS, 12},                           /* 21 vertices */
+        {3, 7, GPUSKIN_OUTPUT_NORMALS, 8},
+        {3, 7, GPUSKIN_OUTPUT_NORMALS | GPUSKIN_OUTPUT_TANGENTS, 0},
+        {3, 7, GPUSKIN_OUTPUT_NORMALS | GPUSKIN_OUTPUT_TANGENTS, 8},
+    };
     tg_case c = tg_default_case();
+    char name[64];
+    size_t i;
+    int crowd;
+
     c.instances = 6;
-    c.methods = tg_methods_mixed;
     c.kind = TG_SCALED;
     c.tangents = 1;
-    c.out_offset = 4; /* 4-byte aligned only: single floats */
-    tg_compute_case(&c, "output at +4, nrm", NULL);
-    c.output_flags = GPUSKIN_OUTPUT_NORMALS | GPUSKIN_OUTPUT_TANGENTS;
-    tg_compute_case(&c, "output at +4, nrm+tan", NULL);
-    c.out_offset = 8; /* pairs, not at the buffer's start */
-    tg_compute_case(&c, "output at +8, nrm+tan", NULL);
-    c.output_flags = GPUSKIN_OUTPUT_TANGENTS; /* 7 floats a record: single floats */
-    tg_compute_case(&c, "output at +8, tan only", NULL);
-    c.output_flags = 0;
-    c.out_offset = 12;
-    tg_compute_case(&c, "output at +12, positions", NULL);
+    for (crowd = 0; crowd < 2; ++crowd) {
+        c.methods = crowd == 0 ? NULL : tg_methods_mixed; /* the LBS kernel; the general one (residual) */
+        for (i = 0; i < sizeof cases / sizeof cases[0]; ++i) {
+            c.rings = cases[i].rings;
+            c.sides = cases[i].sides;
+            c.output_flags = cases[i].flags;
+            c.out_offset = cases[i].offset;
+            snprintf(name, sizeof name, "%s %uv %s%s +%u", crowd == 0 ? "lbs" : "mixed", c.rings * c.sides,
+                     (c.output_flags & GPUSKIN_OUTPUT_NORMALS) ? "n" : "", (c.output_flags & GPUSKIN_OUTPUT_TANGENTS) ? "t" : "",
+                     c.out_offset);
+            tg_compute_case(&c, name, NULL);
+        }
+    }
 }
 
 static void test_compute_dqs_rigid(void)
