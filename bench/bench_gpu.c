@@ -5,7 +5,9 @@
    One run, on the device vk_setup.h's rules pick (GPUSKIN_DEVICE=<name part>, else
    the first discrete GPU), with no validation layer:
    1. the write-bandwidth ceiling: bench/fill.comp, one vec4 per invocation,
-      workgroups of 256, over a large buffer;
+      workgroups of 256, over a large buffer; then the same buffer as 24-byte
+      records (one an invocation) written as 3 vec2s, 6 floats, or a vec4 and a
+      vec2: what the store width alone costs;
    2. compute skinning (gpuskin_cmd_skin) of a synthetic 50,000-vertex 64-joint mesh
       and of CesiumMan, 1 / 64 / 1,024 / 16,384 instances, LBS / DQS (rigid) / DQS
       with residual / mixed: vertex-instances per second and output bytes per
