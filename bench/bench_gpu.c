@@ -805,7 +805,9 @@ static void oracle_instance(const mesh *m, const crowd *cw, uint32_t i, float *o
 }
 
 /* Max |gpu - cpu| of instance i (positions, normals) in a readback of stride 24. */
-static void compare_instance(const mesh *m, const crowd *cw, uint32_t i, const float *gpu, double *dp, double *dn)
+/* gpu: records of `floats` floats (6: position + normal, 3: position). */
+static void compare_instance(const mesh *m, const crowd *cw, uint32_t i, const float *gpu, int floats, double *dp,
+                             double *dn)
 {
     const size_t n = m->s.vertex_count;
     float *cpu = (float *)xmalloc(n * 24);
@@ -813,8 +815,8 @@ static void compare_instance(const mesh *m, const crowd *cw, uint32_t i, const f
     int c;
     oracle_instance(m, cw, i, cpu);
     for (v = 0; v < n; ++v)
-        for (c = 0; c < 6; ++c) {
-            const double e = fabs((double)gpu[v * 6 + (size_t)c] - (double)cpu[v * 6 + (size_t)c]);
+        for (c = 0; c < floats; ++c) {
+            const double e = fabs((double)gpu[v * (size_t)floats + (size_t)c] - (double)cpu[v * 6 + (size_t)c]);
             double *acc = c < 3 ? dp : dn;
             if (!(e <= *acc)) *acc = e; /* NaN sticks */
         }
@@ -829,7 +831,7 @@ typedef struct skin_job {
     gpuskin_buffer out;
     uint32_t chunk;            /* instances per dispatch (the output holds one chunk) */
     VkDeviceSize chunk_bytes;
-    uint32_t kernel_flags, per_invocation; /* gpuskin_skin_dispatch_desc's */
+    uint32_t kernel_flags, per_invocation, output_flags; /* gpuskin_skin_dispatch_desc's */
 } skin_job;
 
 static void skin_prep(VkCommandBuffer cmd, void *user)
@@ -853,7 +855,7 @@ static void skin_body(VkCommandBuffer cmd, void *user)
         sd.instance_count = j->cw->n - first < j->chunk ? j->cw->n - first : j->chunk;
         sd.output = j->out.address;
         sd.output_size = j->chunk_bytes;
-        sd.output_flags = GPUSKIN_OUTPUT_NORMALS;
+        sd.output_flags = j->output_flags;
         sd.kernel_flags = j->kernel_flags;
         sd.instances_per_invocation = j->per_invocation;
         if (first) barrier(cmd, VK_PIPELINE_STAGE_COMPUTE_SHADER_BIT, VK_ACCESS_SHADER_WRITE_BIT,
@@ -865,8 +867,8 @@ static void skin_body(VkCommandBuffer cmd, void *user)
 static void bench_compute_mesh(mesh *m, const uint32_t *counts, int ncounts)
 {
     int ci, kind;
-    printf("\nCompute skinning, %s: %zu vertices, %u joints, positions + normals out (24 B/vertex), median of %d\n",
-           m->name, m->s.vertex_count, m->joints, reps);
+    printf("\nCompute skinning, %s: %zu vertices, %u joints, positions + normals out (24 B/vertex; \"pos only\": 12),"
+           " median of %d\n", m->name, m->s.vertex_count, m->joints, reps);
     printf("%-13s %9s %10s %12s %10s %9s %12s\n", "method", "instances", "ms", "Gvert-inst/s", "GB/s out", "of ceil.",
            "max err p/n");
     for (ci = 0; ci < ncounts; ++ci)
@@ -896,27 +898,32 @@ static void bench_compute_mesh(mesh *m, const uint32_t *counts, int ncounts)
             /* LBS, rigid DQS and mixed (LBS + rigid DQS) crowds get a kernel without
                the residual blend (gpuskin_cmd_skin; LBS and DQS: one blend only); the
                same crowd is also timed with the general kernel and with the other
-               instances-per-invocation count, for ratios within this run. */
-            for (var = 0; var < (kind != M_DQS_RESIDUAL ? 3 : 1); ++var) {
+               instances-per-invocation count, for ratios within this run; an LBS
+               crowd also with positions only out (12-byte records). */
+            for (var = 0; var < (kind == M_LBS ? 4 : kind != M_DQS_RESIDUAL ? 3 : 1); ++var) {
+            const int floats = var == 3 ? 3 : 6;
+            const VkDeviceSize per_out = (VkDeviceSize)m->s.vertex_count * 4u * (VkDeviceSize)floats;
             const int auto8 = kind != M_DQS_RESIDUAL && (uint64_t)n * m->s.vertex_count >= ((uint64_t)1 << 23);
             j.kernel_flags = var == 1 ? GPUSKIN_KERNEL_ANY_METHOD : 0u;
             j.per_invocation = var == 2 ? (auto8 ? 4u : 8u) : 0u;
+            j.output_flags = var == 3 ? 0u : GPUSKIN_OUTPUT_NORMALS;
             if (var == 0) snprintf(label, sizeof label, "%s", method_name[kind]);
             if (var == 1) snprintf(label, sizeof label, "%s general", method_name[kind]);
             if (var == 2) snprintf(label, sizeof label, "%s %u/inv", method_name[kind], j.per_invocation);
+            if (var == 3) snprintf(label, sizeof label, "%s pos only", method_name[kind]);
             dp = dn = 0.0;
                 s = gpu_time(skin_prep, skin_body, &j, 0);
                 vps = (double)n * (double)m->s.vertex_count / s.median;
-                bps = vps * 24.0;
+                bps = vps * 4.0 * floats;
                 /* what stays in the output: the last chunk; check its first, middle and last instance */
                 last_chunk_first = (n - 1) / j.chunk * j.chunk;
                 checks[0] = last_chunk_first;
                 checks[1] = last_chunk_first + (n - last_chunk_first) / 2;
                 checks[2] = n - 1;
-                back = (float *)xmalloc((size_t)per);
+                back = (float *)xmalloc((size_t)per_out);
                 for (c = 0; c < 3; ++c) {
-                    readback(&j.out, (VkDeviceSize)(checks[c] - last_chunk_first) * per, per, back);
-                    compare_instance(m, &cw, checks[c], back, &dp, &dn);
+                    readback(&j.out, (VkDeviceSize)(checks[c] - last_chunk_first) * per_out, per_out, back);
+                    compare_instance(m, &cw, checks[c], back, floats, &dp, &dn);
                 }
                 free(back);
                 snprintf(variant, sizeof variant, "%s %s x%u", m->name, label, n);

@@ -552,13 +552,15 @@ static void test_compute_output_alignment(void)
         {12, 10, GPUSKIN_OUTPUT_NORMALS, 8},                           /* wide stores, not at the start */
         {12, 10, GPUSKIN_OUTPUT_NORMALS | GPUSKIN_OUTPUT_TANGENTS, 8},
         {12, 10, GPUSKIN_OUTPUT_TANGENTS, 8},                          /* 7 floats a record: single floats */
-        {12, 10, 0, 12},
+        {12, 10, 0, 12},                                               /* positions only */
+        {12, 10, 0, 0},
         {2, 3, 0, 4},                                                  /* 6 vertices */
         {2, 3, GPUSKIN_OUTPUT_NORMALS, 0},
         {3, 7, GPUSKIN_OUTPUT_TANGENTS, 12},                           /* 21 vertices */
         {3, 7, GPUSKIN_OUTPUT_NORMALS, 8},
         {3, 7, GPUSKIN_OUTPUT_NORMALS | GPUSKIN_OUTPUT_TANGENTS, 0},
         {3, 7, GPUSKIN_OUTPUT_NORMALS | GPUSKIN_OUTPUT_TANGENTS, 8},
+        {3, 7, 0, 8},
     };
     tg_case c = tg_default_case();
     char name[64];
