@@ -4795,7 +4795,7 @@ GPUSKIN__VK_STATIC_ASSERT(sizeof(gpuskin__vk_draw_push) == 104 && sizeof(gpuskin
 #define GPUSKIN__VK_DRAW_POSED 0x2u
 #define GPUSKIN__VK_DRAW_POSED_NORMALS 0x4u
 #define GPUSKIN__VK_DRAW_POSED_TANGENTS 0x8u
-#define GPUSKIN__VK_SKIN_PAIRS 0x4u /* skin.comp: write float pairs (normals on, output 8-byte aligned) */
+#define GPUSKIN__VK_SKIN_PAIRS 0x4u /* skin.comp: normals on, output 8-byte aligned: 16- and 8-byte stores */
 #define GPUSKIN__VK_STREAM_NORMALS 0x1u
 #define GPUSKIN__VK_STREAM_TANGENTS 0x2u
 #define GPUSKIN__VK_LOCAL_SIZE 64u /* skin.comp's local_size_x */

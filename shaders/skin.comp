@@ -56,7 +56,7 @@ void main()
     // one 8-byte store (40 bytes), whichever its start allows. On an H200 a
     // kernel's writes reach DRAM speed only as 16-byte stores: the same bytes
     // written as 8-byte stores cap at about half of it, as single floats at a
-    // quarter (bench_gpu's store-width rows; BENCHMARKS.md). The general kernel
+    // quarter to a third (bench_gpu's store-width rows; BENCHMARKS.md). The general kernel
     // (residual blend) keeps plain float pairs: bound by its arithmetic, it ran
     // ~5 % slower with the wide stores.
     bool pairs = (pc.output_flags & 4u) != 0u;
