@@ -392,18 +392,25 @@ static void tg_compare(const tg_world *w, const tg_case *c, uint32_t first, uint
     free(cpu);
 }
 
-static void tg_barrier_to_host(VkCommandBuffer cmd, VkBuffer buffer)
+/* A barrier over the whole of one buffer. */
+static void tg_buffer_barrier(VkCommandBuffer cmd, VkBuffer buffer, VkPipelineStageFlags src_stage,
+                              VkAccessFlags src_access, VkPipelineStageFlags dst_stage, VkAccessFlags dst_access)
 {
     VkBufferMemoryBarrier b;
     memset(&b, 0, sizeof b);
     b.sType = VK_STRUCTURE_TYPE_BUFFER_MEMORY_BARRIER;
-    b.srcAccessMask = VK_ACCESS_SHADER_WRITE_BIT;
-    b.dstAccessMask = VK_ACCESS_HOST_READ_BIT;
+    b.srcAccessMask = src_access;
+    b.dstAccessMask = dst_access;
     b.srcQueueFamilyIndex = b.dstQueueFamilyIndex = VK_QUEUE_FAMILY_IGNORED;
     b.buffer = buffer;
     b.size = VK_WHOLE_SIZE;
-    vkCmdPipelineBarrier(cmd, VK_PIPELINE_STAGE_COMPUTE_SHADER_BIT, VK_PIPELINE_STAGE_HOST_BIT, 0, 0, NULL, 1, &b, 0,
-                         NULL);
+    vkCmdPipelineBarrier(cmd, src_stage, dst_stage, 0, 0, NULL, 1, &b, 0, NULL);
+}
+
+static void tg_barrier_to_host(VkCommandBuffer cmd, VkBuffer buffer)
+{
+    tg_buffer_barrier(cmd, buffer, VK_PIPELINE_STAGE_COMPUTE_SHADER_BIT, VK_ACCESS_SHADER_WRITE_BIT,
+                      VK_PIPELINE_STAGE_HOST_BIT, VK_ACCESS_HOST_READ_BIT);
 }
 
 static VkResult tg_readback_buffer(VkDeviceSize size, gpuskin_buffer *out)
@@ -425,17 +432,9 @@ static void tg_release_buffer(gpuskin_buffer *b)
 #define TG_GUARD 0xA5u
 static void tg_fill_guard(VkCommandBuffer cmd, VkBuffer buffer)
 {
-    VkBufferMemoryBarrier b;
     vkCmdFillBuffer(cmd, buffer, 0, VK_WHOLE_SIZE, TG_GUARD * 0x01010101u);
-    memset(&b, 0, sizeof b);
-    b.sType = VK_STRUCTURE_TYPE_BUFFER_MEMORY_BARRIER;
-    b.srcAccessMask = VK_ACCESS_TRANSFER_WRITE_BIT;
-    b.dstAccessMask = VK_ACCESS_SHADER_WRITE_BIT;
-    b.srcQueueFamilyIndex = b.dstQueueFamilyIndex = VK_QUEUE_FAMILY_IGNORED;
-    b.buffer = buffer;
-    b.size = VK_WHOLE_SIZE;
-    vkCmdPipelineBarrier(cmd, VK_PIPELINE_STAGE_TRANSFER_BIT, VK_PIPELINE_STAGE_COMPUTE_SHADER_BIT, 0, 0, NULL, 1, &b,
-                         0, NULL);
+    tg_buffer_barrier(cmd, buffer, VK_PIPELINE_STAGE_TRANSFER_BIT, VK_ACCESS_TRANSFER_WRITE_BIT,
+                      VK_PIPELINE_STAGE_COMPUTE_SHADER_BIT, VK_ACCESS_SHADER_WRITE_BIT);
 }
 
 /* Bytes [from, to) of a mapped buffer still hold TG_GUARD. */
