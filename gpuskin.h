@@ -564,11 +564,8 @@ typedef struct gpuskin_crowd_upload_desc {
 } gpuskin_crowd_upload_desc;
 
 /* Writes one frame slot. LBS instances write 48 bytes a joint, rigid DQS 32, DQS
-   with a non-rigid joint 80, and each instance its 4-byte method word; an upload
-   that changes an instance's method (LBS, rigid DQS, DQS with the residual) also
-   rewrites the slot's instance list, 4 B per instance of the crowd's capacity (a
-   slot reserves 128 B per instance-joint + 8 B per instance). The slot must not be
-   in use by the GPU. instance_count 0 is a no-op.
+   with a non-rigid joint 80 (a slot reserves 128 B per instance-joint + 4 B per
+   instance). The slot must not be in use by the GPU. instance_count 0 is a no-op.
    Methods are checked before anything is written (GPUSKIN_ERROR_INVALID_METHOD
    leaves the slot as it was); a non-finite palette (GPUSKIN_ERROR_NON_FINITE) is
    found while packing and leaves the slot partly written: upload it again before
@@ -616,22 +613,18 @@ typedef struct gpuskin_skin_dispatch_desc {
    instance_count 0 records nothing. With normals, an 8-byte aligned output is
    written two floats at a time (measurably faster on an H200; 4-byte aligned
    works, float by float).
-   The kernels are chosen when this is recorded, from the methods the slot's
-   instances [first, first+count) hold then (the uploads so far): LBS instances
-   get a kernel with the LBS blend only, rigid DQS instances (no residual) one with
-   the DQS blend only, which need fewer registers (on an H200 11 % and 25 % faster
-   than the general kernel), and DQS instances with the residual the general
-   kernel. A range of one kind is one dispatch; a range that mixes kinds is one
-   dispatch per kind, each over that kind's instances only (through the slot's
-   instance list, which every upload keeps grouped by method), so a mixed crowd
-   runs each method at its own kernel's speed. So a command buffer replayed after
-   an upload that changes those methods must be recorded again, or with
-   GPUSKIN_KERNEL_ANY_METHOD (one dispatch of the general kernel, which reads each
-   instance's method word), or it skins the changed instances with the wrong
-   method's palette or not at all (wrong shapes; never a read outside the slot,
-   never a write outside the output).
-   Each invocation skins one vertex for 4 instances, or for 8 when its kernel is
-   specialised and its dispatch has >= 2^23 vertex-instances (faster there,
+   The kernel is chosen when this is recorded, from the method words the slot's
+   instances [first, first+count) hold then (the uploads so far): all LBS, or all
+   rigid DQS (no residual), gets a kernel without the other blend, which needs
+   fewer registers (on an H200 11 % and 25 % faster); LBS mixed with rigid DQS a
+   kernel with both blends but not the residual's, which reads each instance's
+   word; anything with the residual the general kernel, which reads each
+   instance's word too. So a command buffer replayed after an upload
+   that changes those methods must be recorded again, or with
+   GPUSKIN_KERNEL_ANY_METHOD, or it skins those instances with the wrong method's
+   palette (still inside the slot: wrong shapes, never out-of-bounds reads).
+   Each invocation skins one vertex for 4 instances, or for 8 when the kernel is
+   specialised and the dispatch has >= 2^23 vertex-instances (faster there,
    slower on small crowds); instances_per_invocation overrides it.
    GPUSKIN_ERROR_INVALID_ARGUMENT also for an unknown kernel_flags bit or an
    instances_per_invocation other than 0, 4 or 8.
@@ -4707,15 +4700,11 @@ GPUSKIN_API gpuskin_result gpuskin_skin_cpu_fast(const gpuskin_cpu_skin_desc *de
                   written once at creation, so a draw or dispatch pushes a
                   single address for all of them
        methods    uint per instance
-       order      uint per instance: the instance list, every instance of the
-                  slot grouped by method (LBS, rigid DQS, DQS with the residual)
-                  for gpuskin_cmd_skin's per-method dispatches; not in the
-                  gpuskin_Frame header, which shaders of hosts read
        lbs        3 vec4 per instance-joint (48 B): rows of the 3x4 affine
        dq         2 vec4 per instance-joint (32 B): real, dual
        residual   3 vec4 per instance-joint (48 B): rows of S
    Instance i's slice of each array starts at i * joint_count, so a slot
-   reserves 128 B per instance-joint (+8 B per instance) while an upload writes
+   reserves 128 B per instance-joint (+4 B per instance) while an upload writes
    only what the instance's method reads: 48 B/joint for LBS, 32 for rigid DQS,
    80 for DQS with the residual. Three arrays rather than one interleaved record
    keep what a method reads dense in cache. */
@@ -4782,12 +4771,9 @@ GPUSKIN__VK_STATIC_ASSERT(sizeof(gpuskin__vk_frame_header) == 88, frame_header_m
 typedef struct gpuskin__vk_skin_push {
     VkDeviceAddress frame;
     VkDeviceAddress output;
-    VkDeviceAddress order;
     uint32_t first_instance;
     uint32_t output_flags;
     uint32_t instance_count;
-    uint32_t order_start;
-    uint32_t range_count;
     uint32_t pad;
 } gpuskin__vk_skin_push;
 
@@ -4802,7 +4788,7 @@ typedef struct gpuskin__vk_draw_push {
 } gpuskin__vk_draw_push;
 
 /* 128 bytes is all Vulkan guarantees (and what lavapipe and many mobile GPUs give). */
-GPUSKIN__VK_STATIC_ASSERT(sizeof(gpuskin__vk_skin_push) == 48 && sizeof(gpuskin__vk_skin_push) <= 128, skin_push);
+GPUSKIN__VK_STATIC_ASSERT(sizeof(gpuskin__vk_skin_push) == 32 && sizeof(gpuskin__vk_skin_push) <= 128, skin_push);
 GPUSKIN__VK_STATIC_ASSERT(sizeof(gpuskin__vk_draw_push) == 104 && sizeof(gpuskin__vk_draw_push) <= 128, draw_push);
 
 /* skin.vert's flag bits beyond the public GPUSKIN_DRAW_*. */
@@ -4813,19 +4799,17 @@ GPUSKIN__VK_STATIC_ASSERT(sizeof(gpuskin__vk_draw_push) == 104 && sizeof(gpuskin
 #define GPUSKIN__VK_STREAM_NORMALS 0x1u
 #define GPUSKIN__VK_STREAM_TANGENTS 0x2u
 #define GPUSKIN__VK_LOCAL_SIZE 64u /* skin.comp's local_size_x */
-/* skin.comp's specialisations: gpuskin_ONLY_METHOD (which blends the kernel has),
-   gpuskin_INSTANCES_PER_INVOCATION (4 or 8) and gpuskin_LISTED (rows through the
-   slot's instance list). */
+/* skin.comp's specialisations: gpuskin_ONLY_METHOD (which blends the kernel has)
+   and gpuskin_INSTANCES_PER_INVOCATION (4 or 8). */
 #define GPUSKIN__VK_KERNEL_ANY 0u       /* both blends and the residual, per instance method word */
-#define GPUSKIN__VK_KERNEL_LBS 1u       /* LBS instances only */
-#define GPUSKIN__VK_KERNEL_DQS_RIGID 2u /* DQS instances without the residual only */
-#define GPUSKIN__VK_KERNEL_KINDS 3u
-/* gpuskin_crowd's per-instance record of what its method word says; the slot's
-   instance list holds its instances grouped in this order. */
+#define GPUSKIN__VK_KERNEL_LBS 1u       /* every instance LBS */
+#define GPUSKIN__VK_KERNEL_DQS_RIGID 2u /* every instance DQS without the residual */
+#define GPUSKIN__VK_KERNEL_LBS_DQS 3u   /* LBS and DQS without the residual, per instance method word */
+#define GPUSKIN__VK_KERNEL_KINDS 4u
+/* gpuskin_crowd's per-instance record of what its method word says. */
 #define GPUSKIN__VK_KIND_LBS 0u
 #define GPUSKIN__VK_KIND_DQS_RIGID 1u
 #define GPUSKIN__VK_KIND_DQS_RESIDUAL 2u
-#define GPUSKIN__VK_KINDS 3u
 /* A dispatch of at least this many vertex-instances takes 8 instances an
    invocation when its kernel is specialised (measured on an H200: BENCHMARKS.md). */
 #define GPUSKIN__VK_EIGHT_PER_INVOCATION_FROM (1ull << 23)
@@ -4848,8 +4832,8 @@ struct gpuskin_context {
     int dynamic_rendering;
     VkPipelineLayout compute_layout;
     VkPipelineLayout draw_layout;
-    /* skin.comp specialised: [influence sets - 1][GPUSKIN__VK_KERNEL_*][listed][4 or 8 instances an invocation] */
-    VkPipeline compute_pipelines[2][GPUSKIN__VK_KERNEL_KINDS][2][2];
+    /* skin.comp specialised: [influence sets - 1][GPUSKIN__VK_KERNEL_*][4 or 8 instances an invocation] */
+    VkPipeline compute_pipelines[2][GPUSKIN__VK_KERNEL_KINDS][2];
 };
 
 struct gpuskin_mesh {
@@ -4868,11 +4852,10 @@ struct gpuskin_crowd {
     gpuskin_context *ctx;
     const gpuskin_mesh *mesh;
     uint32_t capacity, frames, joint_count, vertex_count;
-    VkDeviceSize methods, order, lbs, dq, residual; /* byte offsets in each slot buffer */
+    VkDeviceSize methods, lbs, dq, residual; /* byte offsets in each slot buffer */
     VkDeviceSize slot_size;                  /* bytes used of each */
     gpuskin_buffer *slots;                   /* frames of them */
     unsigned char *kinds;                    /* [frame][instance]: GPUSKIN__VK_KIND_* of its method word */
-    uint32_t *kind_counts;                   /* [frame][GPUSKIN__VK_KINDS]: the slot's instances of each kind */
     float *residual_scratch;                 /* joint_count * 12: see gpuskin_crowd_upload */
 };
 
@@ -5194,13 +5177,12 @@ static gpuskin_result gpuskin__vk_create_layouts(gpuskin_context *ctx)
 }
 
 /* Every specialisation of skin.comp, made once here so that recording never
-   compiles: 2 influence-set counts x 3 kernels x listed or not x 4 or 8
-   instances an invocation. */
-#define GPUSKIN__VK_COMPUTE_PIPELINES (2u * GPUSKIN__VK_KERNEL_KINDS * 2u * 2u)
+   compiles: 2 influence-set counts x 3 kernels x 4 or 8 instances an invocation. */
+#define GPUSKIN__VK_COMPUTE_PIPELINES (2u * GPUSKIN__VK_KERNEL_KINDS * 2u)
 
 static void gpuskin__vk_destroy_compute_pipelines(gpuskin_context *ctx)
 {
-    VkPipeline *p = &ctx->compute_pipelines[0][0][0][0];
+    VkPipeline *p = &ctx->compute_pipelines[0][0][0];
     uint32_t i;
     for (i = 0; i < GPUSKIN__VK_COMPUTE_PIPELINES; ++i) {
         if (p[i] != VK_NULL_HANDLE) ctx->vk.vkDestroyPipeline(ctx->device, p[i], ctx->vk_allocation_callbacks);
@@ -5210,29 +5192,27 @@ static void gpuskin__vk_destroy_compute_pipelines(gpuskin_context *ctx)
 
 static gpuskin_result gpuskin__vk_create_compute_pipeline(gpuskin_context *ctx)
 {
-    /* constant_id 0: gpuskin_SETS, 1: gpuskin_ONLY_METHOD, 2: gpuskin_INSTANCES_PER_INVOCATION,
-       3: gpuskin_LISTED (a bool: 32 bits) */
-    uint32_t values[GPUSKIN__VK_COMPUTE_PIPELINES][4];
+    /* constant_id 0: gpuskin_SETS, 1: gpuskin_ONLY_METHOD, 2: gpuskin_INSTANCES_PER_INVOCATION */
+    uint32_t values[GPUSKIN__VK_COMPUTE_PIPELINES][3];
     VkComputePipelineCreateInfo ci[GPUSKIN__VK_COMPUTE_PIPELINES];
-    VkSpecializationMapEntry entries[4];
+    VkSpecializationMapEntry entries[3];
     VkSpecializationInfo spec[GPUSKIN__VK_COMPUTE_PIPELINES];
     VkShaderModule module;
     VkResult vr;
     uint32_t i;
     gpuskin_result r = gpuskin__vk_shader_module(ctx, gpuskin_spv_skin_comp, gpuskin_spv_skin_comp_size, &module);
     if (r != GPUSKIN_SUCCESS) return r;
-    for (i = 0; i < 4; ++i) {
+    for (i = 0; i < 3; ++i) {
         entries[i].constantID = i;
         entries[i].offset = i * (uint32_t)sizeof(uint32_t);
         entries[i].size = sizeof(uint32_t);
     }
-    /* Pipeline i is compute_pipelines[sets - 1][kernel][listed][eight], flattened. */
+    /* Pipeline i is compute_pipelines[sets - 1][kernel][eight], flattened. */
     for (i = 0; i < GPUSKIN__VK_COMPUTE_PIPELINES; ++i) {
-        values[i][0] = 1u + i / (GPUSKIN__VK_KERNEL_KINDS * 4u);
-        values[i][1] = (i / 4u) % GPUSKIN__VK_KERNEL_KINDS;
+        values[i][0] = 1u + i / (GPUSKIN__VK_KERNEL_KINDS * 2u);
+        values[i][1] = (i / 2u) % GPUSKIN__VK_KERNEL_KINDS;
         values[i][2] = (i % 2u) ? 8u : 4u;
-        values[i][3] = (i / 2u) % 2u ? VK_TRUE : VK_FALSE;
-        spec[i].mapEntryCount = 4;
+        spec[i].mapEntryCount = 3;
         spec[i].pMapEntries = entries;
         spec[i].dataSize = sizeof values[i];
         spec[i].pData = values[i];
@@ -5245,9 +5225,9 @@ static gpuskin_result gpuskin__vk_create_compute_pipeline(gpuskin_context *ctx)
         ci[i].stage.pSpecializationInfo = &spec[i];
         ci[i].layout = ctx->compute_layout;
     }
-    for (i = 0; i < GPUSKIN__VK_COMPUTE_PIPELINES; ++i) (&ctx->compute_pipelines[0][0][0][0])[i] = VK_NULL_HANDLE;
+    for (i = 0; i < GPUSKIN__VK_COMPUTE_PIPELINES; ++i) (&ctx->compute_pipelines[0][0][0])[i] = VK_NULL_HANDLE;
     vr = ctx->vk.vkCreateComputePipelines(ctx->device, ctx->pipeline_cache, GPUSKIN__VK_COMPUTE_PIPELINES, ci,
-                                          ctx->vk_allocation_callbacks, &ctx->compute_pipelines[0][0][0][0]);
+                                          ctx->vk_allocation_callbacks, &ctx->compute_pipelines[0][0][0]);
     ctx->vk.vkDestroyShaderModule(ctx->device, module, ctx->vk_allocation_callbacks);
     if (vr != VK_SUCCESS) {
         /* A failed batch may still have created some of its pipelines. */
@@ -5504,19 +5484,17 @@ GPUSKIN_API void gpuskin_crowd_destroy(gpuskin_crowd *crowd)
     }
     if (crowd->residual_scratch) GPUSKIN_FREE(crowd->residual_scratch, crowd->ctx->alloc_user);
     if (crowd->kinds) GPUSKIN_FREE(crowd->kinds, crowd->ctx->alloc_user);
-    if (crowd->kind_counts) GPUSKIN_FREE(crowd->kind_counts, crowd->ctx->alloc_user);
     GPUSKIN_FREE(crowd, crowd->ctx->alloc_user);
 }
 
-/* Header, all-LBS method words, the instance list in order, and identity rows:
-   an instance never uploaded draws in its bind pose instead of reading garbage. */
+/* Header, all-LBS method words and identity rows: an instance never uploaded
+   draws in its bind pose instead of reading garbage. */
 static void gpuskin__vk_slot_init(const gpuskin_crowd *crowd, const gpuskin_buffer *slot)
 {
     const gpuskin_mesh *mesh = crowd->mesh;
     unsigned char *base = (unsigned char *)slot->mapped;
     gpuskin__vk_frame_header h;
     float *lbs = (float *)(void *)(base + crowd->lbs);
-    uint32_t *order = (uint32_t *)(void *)(base + crowd->order);
     size_t i, rows = (size_t)crowd->capacity * crowd->joint_count;
 
     GPUSKIN__VK_ZERO(h);
@@ -5534,8 +5512,7 @@ static void gpuskin__vk_slot_init(const gpuskin_crowd *crowd, const gpuskin_buff
     h.influence_sets = mesh->influence_sets;
     h.streams = mesh->streams;
     memcpy(base, &h, sizeof h);
-    memset(base + crowd->methods, 0, (size_t)(crowd->order - crowd->methods));
-    for (i = 0; i < crowd->capacity; ++i) order[i] = (uint32_t)i;
+    memset(base + crowd->methods, 0, (size_t)(crowd->lbs - crowd->methods));
     for (i = 0; i < rows; ++i) {
         static const float identity[12] = {1, 0, 0, 0, 0, 1, 0, 0, 0, 0, 1, 0};
         memcpy(lbs + i * 12u, identity, sizeof identity);
@@ -5569,8 +5546,7 @@ GPUSKIN_API gpuskin_result gpuskin_crowd_create(gpuskin_context *ctx, const gpus
     crowd->joint_count = desc->mesh->joint_count;
     crowd->vertex_count = desc->mesh->vertex_count;
     crowd->methods = GPUSKIN__VK_HEADER_SIZE;
-    crowd->order = crowd->methods + (VkDeviceSize)desc->capacity * 4u;
-    crowd->lbs = gpuskin__vk_align16(crowd->order + (VkDeviceSize)desc->capacity * 4u);
+    crowd->lbs = gpuskin__vk_align16(crowd->methods + (VkDeviceSize)desc->capacity * 4u);
     crowd->dq = crowd->lbs + (VkDeviceSize)joints_total * 48u;
     crowd->residual = crowd->dq + (VkDeviceSize)joints_total * 32u;
     size = crowd->residual + (VkDeviceSize)joints_total * 48u;
@@ -5582,11 +5558,7 @@ GPUSKIN_API gpuskin_result gpuskin_crowd_create(gpuskin_context *ctx, const gpus
     crowd->slots = (gpuskin_buffer *)gpuskin__vk_calloc(ctx, sizeof(gpuskin_buffer) * crowd->frames);
     /* zeros: GPUSKIN__VK_KIND_LBS, as gpuskin__vk_slot_init's method words */
     crowd->kinds = (unsigned char *)gpuskin__vk_calloc(ctx, (size_t)crowd->capacity * crowd->frames);
-    crowd->kind_counts = (uint32_t *)gpuskin__vk_calloc(ctx, sizeof(uint32_t) * GPUSKIN__VK_KINDS * crowd->frames);
-    if (!crowd->residual_scratch || !crowd->slots || !crowd->kinds || !crowd->kind_counts)
-        r = GPUSKIN_ERROR_OUT_OF_MEMORY;
-    for (f = 0; f < crowd->frames && r == GPUSKIN_SUCCESS; ++f)
-        crowd->kind_counts[f * GPUSKIN__VK_KINDS + GPUSKIN__VK_KIND_LBS] = crowd->capacity;
+    if (!crowd->residual_scratch || !crowd->slots || !crowd->kinds) r = GPUSKIN_ERROR_OUT_OF_MEMORY;
     for (f = 0; f < crowd->frames && r == GPUSKIN_SUCCESS; ++f) {
         r = gpuskin__vk_create_buffer(ctx, size, VK_BUFFER_USAGE_STORAGE_BUFFER_BIT, GPUSKIN_MEMORY_UPLOAD,
                                       &crowd->slots[f]);
@@ -5600,31 +5572,14 @@ GPUSKIN_API gpuskin_result gpuskin_crowd_create(gpuskin_context *ctx, const gpus
     return GPUSKIN_SUCCESS;
 }
 
-/* The slot's instance list: every instance of the slot, LBS ones first, then
-   rigid DQS, then DQS with the residual, each kind in instance order. So the
-   instances of one kind inside any range [a, b) sit together in the list, and
-   gpuskin_cmd_skin runs each kind's with its own kernel. */
-static void gpuskin__vk_write_order(gpuskin_crowd *crowd, uint32_t frame)
-{
-    const unsigned char *kinds = crowd->kinds + (size_t)frame * crowd->capacity;
-    uint32_t *counts = crowd->kind_counts + (size_t)frame * GPUSKIN__VK_KINDS;
-    uint32_t *order = (uint32_t *)(void *)((unsigned char *)crowd->slots[frame].mapped + crowd->order);
-    uint32_t next[GPUSKIN__VK_KINDS], i, k;
-    for (k = 0; k < GPUSKIN__VK_KINDS; ++k) counts[k] = 0;
-    for (i = 0; i < crowd->capacity; ++i) ++counts[kinds[i]];
-    for (next[0] = 0, k = 1; k < GPUSKIN__VK_KINDS; ++k) next[k] = next[k - 1] + counts[k - 1];
-    for (i = 0; i < crowd->capacity; ++i) order[next[kinds[i]]++] = i;
-}
-
 GPUSKIN_API gpuskin_result gpuskin_crowd_upload(gpuskin_crowd *crowd, const gpuskin_crowd_upload_desc *desc)
 {
     unsigned char *base;
     float *lbs, *dq, *residual;
     uint32_t *methods;
-    unsigned char *kinds, kind;
+    unsigned char *kinds;
     size_t J, i;
-    gpuskin_result r = GPUSKIN_SUCCESS;
-    int changed = 0;
+    gpuskin_result r;
 
     if (!crowd || !desc) return GPUSKIN_ERROR_NULL_ARGUMENT;
     if (desc->frame >= crowd->frames) return GPUSKIN_ERROR_FRAME_SLOT;
@@ -5666,18 +5621,14 @@ GPUSKIN_API gpuskin_result gpuskin_crowd_upload(gpuskin_crowd *crowd, const gpus
             r = gpuskin_pack_lbs(palette, (uint32_t)J, lbs + i * J * GPUSKIN_LBS_FLOATS_PER_JOINT);
 #endif
         }
-        if (r != GPUSKIN_SUCCESS) break;
+        if (r != GPUSKIN_SUCCESS) return r;
         methods[i] = word;
-        kind = (unsigned char)((word & GPUSKIN_METHOD_ID_MASK) == GPUSKIN_METHOD_LBS ? GPUSKIN__VK_KIND_LBS
-                               : (word & GPUSKIN_METHOD_RESIDUAL_BIT)               ? GPUSKIN__VK_KIND_DQS_RESIDUAL
-                                                                                    : GPUSKIN__VK_KIND_DQS_RIGID);
-        changed |= kinds[i] != kind;
-        kinds[i] = kind;
+        kinds[i] = (unsigned char)((word & GPUSKIN_METHOD_ID_MASK) == GPUSKIN_METHOD_LBS ? GPUSKIN__VK_KIND_LBS
+                                   : (word & GPUSKIN_METHOD_RESIDUAL_BIT)               ? GPUSKIN__VK_KIND_DQS_RESIDUAL
+                                                                                        : GPUSKIN__VK_KIND_DQS_RIGID);
         if (desc->out_method_words) desc->out_method_words[i] = word;
     }
-    /* also after a failed palette: the words written so far must agree with the list */
-    if (changed) gpuskin__vk_write_order(crowd, desc->frame);
-    return r;
+    return GPUSKIN_SUCCESS;
 }
 
 /* ---- Compute skinning ------------------------------------------------------------- */
@@ -5688,37 +5639,13 @@ GPUSKIN_API uint32_t gpuskin_output_stride(uint32_t output_flags)
            ((output_flags & GPUSKIN_OUTPUT_TANGENTS) ? 16u : 0u);
 }
 
-/* One dispatch of `rows` rows with kernel `kernel` (GPUSKIN__VK_KERNEL_*), its
-   rows through the instance list from push->order_start when `listed`. */
-static void gpuskin__vk_dispatch_skin(const gpuskin_crowd *crowd, VkCommandBuffer cmd,
-                                      const gpuskin_skin_dispatch_desc *desc, uint32_t kernel, int listed,
-                                      gpuskin__vk_skin_push *push, uint32_t rows, uint32_t groups_x)
-{
-    const gpuskin_context *ctx = crowd->ctx;
-    uint32_t per_invocation = desc->instances_per_invocation;
-    if (per_invocation == 0)
-        per_invocation = kernel != GPUSKIN__VK_KERNEL_ANY &&
-                                 (uint64_t)crowd->vertex_count * rows >= GPUSKIN__VK_EIGHT_PER_INVOCATION_FROM
-                             ? 8u
-                             : 4u;
-    push->instance_count = rows;
-    ctx->vk.vkCmdBindPipeline(cmd, VK_PIPELINE_BIND_POINT_COMPUTE,
-                              ctx->compute_pipelines[crowd->mesh->influence_sets == 2 ? 1 : 0][kernel][listed != 0]
-                                                    [per_invocation == 8u]);
-    ctx->vk.vkCmdPushConstants(cmd, ctx->compute_layout, VK_SHADER_STAGE_COMPUTE_BIT, 0, sizeof *push, push);
-    ctx->vk.vkCmdDispatch(cmd, groups_x, (rows + per_invocation - 1u) / per_invocation, 1);
-}
-
 GPUSKIN_API gpuskin_result gpuskin_cmd_skin(gpuskin_crowd *crowd, VkCommandBuffer cmd,
                                             const gpuskin_skin_dispatch_desc *desc)
 {
     const gpuskin_context *ctx;
     gpuskin__vk_skin_push push;
     uint64_t record, per_instance, chunk_max;
-    static const uint32_t kernel_of_kind[GPUSKIN__VK_KINDS] = {GPUSKIN__VK_KERNEL_LBS, GPUSKIN__VK_KERNEL_DQS_RIGID,
-                                                               GPUSKIN__VK_KERNEL_ANY};
-    uint32_t done, groups_x, i, k, listed_at[GPUSKIN__VK_KINDS];
-    const uint32_t *counts;
+    uint32_t done, groups_x, kernel, per_invocation, i, seen;
     const unsigned char *kinds;
 
     if (!crowd || cmd == VK_NULL_HANDLE || !desc) return GPUSKIN_ERROR_NULL_ARGUMENT;
@@ -5745,48 +5672,48 @@ GPUSKIN_API gpuskin_result gpuskin_cmd_skin(gpuskin_crowd *crowd, VkCommandBuffe
     per_instance = record * crowd->vertex_count;
     if (desc->output_size / per_instance < desc->instance_count) return GPUSKIN_ERROR_INVALID_ARGUMENT;
 
-    /* One dispatch row (y) per 4 or 8 instances; rows are capped by the device limit and by
-       32-bit float indexing within a dispatch, so a huge crowd takes several chunks. */
+    /* The methods the range holds, as bits 1 << GPUSKIN__VK_KIND_*; stops at the
+       first residual, which already means the general kernel. */
+    kernel = GPUSKIN__VK_KERNEL_ANY;
+    if (!(desc->kernel_flags & GPUSKIN_KERNEL_ANY_METHOD)) {
+        kinds = crowd->kinds + (size_t)desc->frame * crowd->capacity + desc->first_instance;
+        seen = 1u << kinds[0];
+        for (i = 1; i < desc->instance_count && !(seen & (1u << GPUSKIN__VK_KIND_DQS_RESIDUAL)); ++i)
+            seen |= 1u << kinds[i];
+        if (seen == 1u << GPUSKIN__VK_KIND_LBS) kernel = GPUSKIN__VK_KERNEL_LBS;
+        if (seen == 1u << GPUSKIN__VK_KIND_DQS_RIGID) kernel = GPUSKIN__VK_KERNEL_DQS_RIGID;
+        if (seen == ((1u << GPUSKIN__VK_KIND_LBS) | (1u << GPUSKIN__VK_KIND_DQS_RIGID))) kernel = GPUSKIN__VK_KERNEL_LBS_DQS;
+    }
+    per_invocation = desc->instances_per_invocation;
+    if (per_invocation == 0)
+        per_invocation = kernel != GPUSKIN__VK_KERNEL_ANY &&
+                                 (uint64_t)crowd->vertex_count * desc->instance_count >= GPUSKIN__VK_EIGHT_PER_INVOCATION_FROM
+                             ? 8u
+                             : 4u;
+
+    /* One dispatch row (y) per per_invocation instances; rows are capped by the device limit and by
+       32-bit float indexing within a dispatch, so a huge crowd takes several. */
     chunk_max = (uint64_t)UINT32_MAX / (per_instance / 4u);
-    if (chunk_max > (uint64_t)ctx->max_groups_y * 4u) chunk_max = (uint64_t)ctx->max_groups_y * 4u;
+    if (chunk_max > (uint64_t)ctx->max_groups_y * per_invocation) chunk_max = (uint64_t)ctx->max_groups_y * per_invocation;
     groups_x = (crowd->vertex_count + GPUSKIN__VK_LOCAL_SIZE - 1u) / GPUSKIN__VK_LOCAL_SIZE;
     if (groups_x > ctx->max_groups_x) groups_x = ctx->max_groups_x; /* skin.comp strides over the rest */
 
-    /* Where each kind's instances before the range sit in the slot's instance list. */
-    kinds = crowd->kinds + (size_t)desc->frame * crowd->capacity;
-    counts = crowd->kind_counts + (size_t)desc->frame * GPUSKIN__VK_KINDS;
-    for (k = 0; k < GPUSKIN__VK_KINDS; ++k) listed_at[k] = k ? listed_at[k - 1] + counts[k - 1] : 0u;
-    if (!(desc->kernel_flags & GPUSKIN_KERNEL_ANY_METHOD))
-        for (i = 0; i < desc->first_instance; ++i) ++listed_at[kinds[i]];
-
+    ctx->vk.vkCmdBindPipeline(cmd, VK_PIPELINE_BIND_POINT_COMPUTE,
+                              ctx->compute_pipelines[crowd->mesh->influence_sets == 2 ? 1 : 0][kernel][per_invocation == 8u]);
     GPUSKIN__VK_ZERO(push);
     push.frame = crowd->slots[desc->frame].address;
-    push.order = push.frame + crowd->order;
     push.output_flags = desc->output_flags;
     /* Records with normals are an even number of floats; every chunk starts a whole
        number of records in, so one test of the base address covers them all. */
     if ((desc->output_flags & GPUSKIN_OUTPUT_NORMALS) && desc->output % 8u == 0) push.output_flags |= GPUSKIN__VK_SKIN_PAIRS;
     for (done = 0; done < desc->instance_count;) {
-        uint32_t n = desc->instance_count - done, in_chunk[GPUSKIN__VK_KINDS] = {0, 0, 0}, present = 0;
+        uint32_t n = desc->instance_count - done;
         if (n > chunk_max) n = (uint32_t)chunk_max;
         push.output = desc->output + (VkDeviceAddress)done * per_instance;
         push.first_instance = desc->first_instance + done;
-        push.range_count = n;
-        if (desc->kernel_flags & GPUSKIN_KERNEL_ANY_METHOD) {
-            gpuskin__vk_dispatch_skin(crowd, cmd, desc, GPUSKIN__VK_KERNEL_ANY, 0, &push, n, groups_x);
-        } else {
-            /* The chunk's kinds: one kind takes its kernel over the chunk's rows as they
-               are; several take one listed dispatch each, over their part of the list. */
-            for (i = 0; i < n; ++i) ++in_chunk[kinds[push.first_instance + i]];
-            for (k = 0; k < GPUSKIN__VK_KINDS; ++k) present += in_chunk[k] != 0;
-            for (k = 0; k < GPUSKIN__VK_KINDS; ++k) {
-                if (!in_chunk[k]) continue;
-                push.order_start = listed_at[k];
-                gpuskin__vk_dispatch_skin(crowd, cmd, desc, kernel_of_kind[k], present > 1, &push, in_chunk[k],
-                                          groups_x);
-                listed_at[k] += in_chunk[k];
-            }
-        }
+        push.instance_count = n;
+        ctx->vk.vkCmdPushConstants(cmd, ctx->compute_layout, VK_SHADER_STAGE_COMPUTE_BIT, 0, sizeof push, &push);
+        ctx->vk.vkCmdDispatch(cmd, groups_x, (n + per_invocation - 1u) / per_invocation, 1);
         done += n;
     }
     return GPUSKIN_SUCCESS;

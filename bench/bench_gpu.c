@@ -893,14 +893,11 @@ static void bench_compute_mesh(mesh *m, const uint32_t *counts, int ncounts)
             j.chunk = (uint32_t)(cap / per < n ? cap / per : n);
             j.chunk_bytes = per * j.chunk;
             j.out = gpu_buffer(j.chunk_bytes, VK_BUFFER_USAGE_TRANSFER_SRC_BIT | VK_BUFFER_USAGE_TRANSFER_DST_BIT);
-            /* LBS and rigid DQS crowds get a kernel with that blend only, a mixed
-               crowd (alternate instances LBS and rigid DQS) one dispatch of each
-               over its half of the slot's instance list (gpuskin_cmd_skin); the
+            /* LBS, rigid DQS and mixed (LBS + rigid DQS) crowds get a kernel without
+               the residual blend (gpuskin_cmd_skin; LBS and DQS: one blend only); the
                same crowd is also timed with the general kernel and with the other
-               instances-per-invocation count (a mixed crowd's halves both cross the
-               8-an-invocation threshold or neither, at every size here), for ratios
-               within this run; an LBS crowd also with positions only out (12-byte
-               records). */
+               instances-per-invocation count, for ratios within this run; an LBS
+               crowd also with positions only out (12-byte records). */
             for (var = 0; var < (kind == M_LBS ? 4 : kind != M_DQS_RESIDUAL ? 3 : 1); ++var) {
             const int floats = var == 3 ? 3 : 6;
             const VkDeviceSize per_out = (VkDeviceSize)m->s.vertex_count * 4u * (VkDeviceSize)floats;

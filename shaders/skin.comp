@@ -14,20 +14,18 @@ layout(constant_id = 0) const uint gpuskin_SETS = 2u;
 #include "gpuskin_skin.glsl"
 
 // Which blend the kernel contains: 0 = both, with the residual, chosen per
-// instance by its method word; 1 = LBS only; 2 = rigid DQS only. gpuskin_cmd_skin
-// runs each method's instances with the kernel made for it: the code a dispatch
-// does not need costs registers (the residual blend sets the general kernel's
-// count), and 1 and 2 need no method words (on an H200 the LBS kernel runs ~11 %
-// faster than the general one, the rigid DQS one ~25 %; BENCHMARKS.md).
+// instance by its method word; 1 = LBS only; 2 = rigid DQS only; 3 = LBS or rigid
+// DQS, per instance (no residual). gpuskin_cmd_skin picks 1 or 2 when every
+// instance of the dispatch has that method, 3 when they mix those two: without
+// the code a dispatch does not need the kernel needs fewer registers (the
+// residual blend sets the general kernel's count), and 1 and 2 need no method
+// words (on an H200 the LBS kernel runs ~11 % faster, the rigid DQS one ~25 %;
+// BENCHMARKS.md).
 layout(constant_id = 1) const uint gpuskin_ONLY_METHOD = 0u;
 // Instances one invocation skins in turn (4 or 8): a vertex's joints, weights and
 // bind pose are fetched once for all of them. More is faster on big dispatches
 // and slower on small ones, which then have too few invocations to fill the GPU.
 layout(constant_id = 2) const uint gpuskin_INSTANCES_PER_INVOCATION = 4u;
-// Whether the dispatch's rows name their instances through the slot's instance
-// list (the slot's instances grouped by method): a range that mixes methods is
-// skinned as one dispatch per method, each over that method's part of the list.
-layout(constant_id = 3) const bool gpuskin_LISTED = false;
 
 layout(local_size_x = 64) in;
 
@@ -36,16 +34,13 @@ layout(local_size_x = 64) in;
 layout(buffer_reference, std430, buffer_reference_align = 8) writeonly buffer gpuskin_OutVec2s { vec2 v[]; };
 layout(buffer_reference, std430, buffer_reference_align = 16) writeonly buffer gpuskin_OutVec4s { vec4 v[]; };
 
-// Mirrored by gpuskin__vk_skin_push in gpuskin.h (48 bytes).
+// Mirrored by gpuskin__vk_skin_push in gpuskin.h (32 bytes).
 layout(push_constant) uniform gpuskin_SkinPush {
     gpuskin_Frame frame;
-    gpuskin_OutFloats out_floats;   // instance first_instance lands at v[0]
-    gpuskin_Uints order;            // listed: the slot's instance list
-    uint first_instance;            // not listed: the palette instance of dispatch row 0
+    gpuskin_OutFloats out_floats;   // this dispatch's first instance lands at v[0]
+    uint first_instance;            // palette instance of dispatch row 0
     uint output_flags;              // bit 0 normals, bit 1 tangents, bit 2 pairs (GPUSKIN__VK_SKIN_PAIRS)
-    uint instance_count;            // rows in this dispatch
-    uint order_start;               // listed: row r skins instance order.v[order_start + r]
-    uint range_count;               // listed: the output holds instances [first_instance, + range_count)
+    uint instance_count;            // instances in this dispatch
     uint pad0;
 } pc;
 
@@ -72,17 +67,14 @@ void main()
     uint stride = 3u + (normals ? 3u : 0u) + (tangents ? 4u : 0u);
     uint row0 = gl_WorkGroupID.y * gpuskin_INSTANCES_PER_INVOCATION;
     uint rows = min(gpuskin_INSTANCES_PER_INVOCATION, pc.instance_count - row0);
-    // Palette addresses, the rows' instances and their method words, read before
-    // any store (see gpuskin_Palettes): the loop below then starts each instance
-    // with its palette loads, not with loads of where the palette is.
+    // Palette addresses and the instances' method words, read before any store
+    // (see gpuskin_Palettes): the loop below then starts each instance with its
+    // palette loads, not with loads of where the palette is.
     gpuskin_Palettes pal = gpuskin_load_palettes(f);
-    uint instance[gpuskin_INSTANCES_PER_INVOCATION];
     uint method[gpuskin_INSTANCES_PER_INVOCATION];
-    for (uint k = 0u; k < gpuskin_INSTANCES_PER_INVOCATION; ++k) {
-        instance[k] = gpuskin_LISTED && k < rows ? pc.order.v[pc.order_start + row0 + k] : 0u;
-        method[k] = gpuskin_ONLY_METHOD == 0u && k < rows
-                        ? f.methods.v[gpuskin_LISTED ? instance[k] : pc.first_instance + row0 + k] : 0u;
-    }
+    for (uint k = 0u; k < gpuskin_INSTANCES_PER_INVOCATION; ++k)
+        method[k] = (gpuskin_ONLY_METHOD == 0u || gpuskin_ONLY_METHOD == 3u) && k < rows
+                        ? f.methods.v[pc.first_instance + row0 + k] : 0u;
     // A grid-stride loop: the host caps the x groups at the device limit, so any
     // vertex count fits one dispatch row.
     uint step = gl_NumWorkGroups.x * gl_WorkGroupSize.x;
@@ -92,21 +84,18 @@ void main()
         vec3 bn = normals ? gpuskin_bind_normal(f, v) : vec3(0.0);
         vec4 bt = tangents ? gpuskin_bind_tangent(f, v) : vec4(0.0);
         for (uint k = 0u; k < rows; ++k) {
-            // Listed: the record's place is its instance's place in the output.
-            // An instance outside it (a command buffer recorded before an upload
-            // that changed the methods) is not skinned: the dispatch must never
-            // write outside its output.
-            uint inst = gpuskin_LISTED ? instance[k] : pc.first_instance + row0 + k;
-            uint row = inst - pc.first_instance;
-            if (gpuskin_LISTED && row >= pc.range_count) continue;
-            uint palette_base = inst * pal.joint_count;
+            uint row = row0 + k;
             mat3x4 m;
             if (gpuskin_ONLY_METHOD == 1u)
-                m = gpuskin_blend_lbs(pal, palette_base, inf);
+                m = gpuskin_blend_lbs(pal, (pc.first_instance + row) * pal.joint_count, inf);
             else if (gpuskin_ONLY_METHOD == 2u)
-                m = gpuskin_blend_dq(pal, palette_base, inf, false);
+                m = gpuskin_blend_dq(pal, (pc.first_instance + row) * pal.joint_count, inf, false);
+            else if (gpuskin_ONLY_METHOD == 3u)  // the host saw no residual bit in the range
+                m = (method[k] & gpuskin_METHOD_ID_MASK) == gpuskin_METHOD_DQS
+                        ? gpuskin_blend_dq(pal, (pc.first_instance + row) * pal.joint_count, inf, false)
+                        : gpuskin_blend_lbs(pal, (pc.first_instance + row) * pal.joint_count, inf);
             else
-                m = gpuskin_skin_transform_method(pal, inst, method[k], inf);
+                m = gpuskin_skin_transform_method(pal, pc.first_instance + row, method[k], inf);
             uint o = (row * vertex_count + v) * stride;
             vec3 p = gpuskin_skin_point(m, bp);
             if (pairs && gpuskin_ONLY_METHOD == 0u) {  // normals are on
