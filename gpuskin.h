@@ -614,15 +614,16 @@ typedef struct gpuskin_skin_dispatch_desc {
    written two floats at a time (measurably faster on an H200; 4-byte aligned
    works, float by float).
    The kernel is chosen when this is recorded, from the method words the slot's
-   instances [first, first+count) hold then (the uploads so far): all LBS, or all
-   rigid DQS (no residual), gets a kernel without the other blend, which needs
-   fewer registers (on an H200 11 % and 25 % faster); LBS mixed with rigid DQS a
-   kernel with both blends but not the residual's, which reads each instance's
-   word; anything with the residual the general kernel, which reads each
-   instance's word too. So a command buffer replayed after an upload
-   that changes those methods must be recorded again, or with
-   GPUSKIN_KERNEL_ANY_METHOD, or it skins those instances with the wrong method's
-   palette (still inside the slot: wrong shapes, never out-of-bounds reads).
+   instances [first, first+count) hold then (the uploads so far): all LBS, all
+   rigid DQS, or all DQS with the residual gets a kernel with that blend only,
+   which needs fewer registers (on an H200 11 %, 25 % and 13 % faster than the
+   general kernel); LBS mixed with rigid DQS a kernel with both blends but not the
+   residual's, which reads each instance's word; anything else with the residual
+   the general kernel, which reads each instance's word too. So a command buffer
+   replayed after an upload that changes those methods must be recorded again, or
+   with GPUSKIN_KERNEL_ANY_METHOD, or it skins those instances with the wrong
+   method's palette (still inside the slot: wrong shapes, never out-of-bounds
+   reads).
    Each invocation skins one vertex for 4 instances, or for 8 when the kernel is
    specialised and the dispatch has >= 2^23 vertex-instances (faster there,
    slower on small crowds); instances_per_invocation overrides it.
@@ -4805,7 +4806,8 @@ GPUSKIN__VK_STATIC_ASSERT(sizeof(gpuskin__vk_draw_push) == 104 && sizeof(gpuskin
 #define GPUSKIN__VK_KERNEL_LBS 1u       /* every instance LBS */
 #define GPUSKIN__VK_KERNEL_DQS_RIGID 2u /* every instance DQS without the residual */
 #define GPUSKIN__VK_KERNEL_LBS_DQS 3u   /* LBS and DQS without the residual, per instance method word */
-#define GPUSKIN__VK_KERNEL_KINDS 4u
+#define GPUSKIN__VK_KERNEL_DQS_RESIDUAL 4u /* every instance DQS with the residual */
+#define GPUSKIN__VK_KERNEL_KINDS 5u
 /* gpuskin_crowd's per-instance record of what its method word says. */
 #define GPUSKIN__VK_KIND_LBS 0u
 #define GPUSKIN__VK_KIND_DQS_RIGID 1u
@@ -5177,7 +5179,7 @@ static gpuskin_result gpuskin__vk_create_layouts(gpuskin_context *ctx)
 }
 
 /* Every specialisation of skin.comp, made once here so that recording never
-   compiles: 2 influence-set counts x 3 kernels x 4 or 8 instances an invocation. */
+   compiles: 2 influence-set counts x 5 kernels x 4 or 8 instances an invocation. */
 #define GPUSKIN__VK_COMPUTE_PIPELINES (2u * GPUSKIN__VK_KERNEL_KINDS * 2u)
 
 static void gpuskin__vk_destroy_compute_pipelines(gpuskin_context *ctx)
@@ -5672,16 +5674,18 @@ GPUSKIN_API gpuskin_result gpuskin_cmd_skin(gpuskin_crowd *crowd, VkCommandBuffe
     per_instance = record * crowd->vertex_count;
     if (desc->output_size / per_instance < desc->instance_count) return GPUSKIN_ERROR_INVALID_ARGUMENT;
 
-    /* The methods the range holds, as bits 1 << GPUSKIN__VK_KIND_*; stops at the
-       first residual, which already means the general kernel. */
+    /* The methods the range holds, as bits 1 << GPUSKIN__VK_KIND_*; stops once
+       the residual meets another kind, which means the general kernel. */
     kernel = GPUSKIN__VK_KERNEL_ANY;
     if (!(desc->kernel_flags & GPUSKIN_KERNEL_ANY_METHOD)) {
+        const uint32_t residual = 1u << GPUSKIN__VK_KIND_DQS_RESIDUAL;
         kinds = crowd->kinds + (size_t)desc->frame * crowd->capacity + desc->first_instance;
         seen = 1u << kinds[0];
-        for (i = 1; i < desc->instance_count && !(seen & (1u << GPUSKIN__VK_KIND_DQS_RESIDUAL)); ++i)
+        for (i = 1; i < desc->instance_count && !((seen & residual) && seen != residual); ++i)
             seen |= 1u << kinds[i];
         if (seen == 1u << GPUSKIN__VK_KIND_LBS) kernel = GPUSKIN__VK_KERNEL_LBS;
         if (seen == 1u << GPUSKIN__VK_KIND_DQS_RIGID) kernel = GPUSKIN__VK_KERNEL_DQS_RIGID;
+        if (seen == residual) kernel = GPUSKIN__VK_KERNEL_DQS_RESIDUAL;
         if (seen == ((1u << GPUSKIN__VK_KIND_LBS) | (1u << GPUSKIN__VK_KIND_DQS_RIGID))) kernel = GPUSKIN__VK_KERNEL_LBS_DQS;
     }
     per_invocation = desc->instances_per_invocation;

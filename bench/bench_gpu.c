@@ -893,15 +893,16 @@ static void bench_compute_mesh(mesh *m, const uint32_t *counts, int ncounts)
             j.chunk = (uint32_t)(cap / per < n ? cap / per : n);
             j.chunk_bytes = per * j.chunk;
             j.out = gpu_buffer(j.chunk_bytes, VK_BUFFER_USAGE_TRANSFER_SRC_BIT | VK_BUFFER_USAGE_TRANSFER_DST_BIT);
-            /* LBS, rigid DQS and mixed (LBS + rigid DQS) crowds get a kernel without
-               the residual blend (gpuskin_cmd_skin; LBS and DQS: one blend only); the
-               same crowd is also timed with the general kernel and with the other
+            /* Every crowd gets a kernel specialised for what it holds
+               (gpuskin_cmd_skin: LBS, rigid DQS, DQS with the residual: that blend
+               only; mixed LBS + rigid DQS: both, without the residual's); the same
+               crowd is also timed with the general kernel and with the other
                instances-per-invocation count, for ratios within this run; an LBS
                crowd also with positions only out (12-byte records). */
-            for (var = 0; var < (kind == M_LBS ? 4 : kind != M_DQS_RESIDUAL ? 3 : 1); ++var) {
+            for (var = 0; var < (kind == M_LBS ? 4 : 3); ++var) {
             const int floats = var == 3 ? 3 : 6;
             const VkDeviceSize per_out = (VkDeviceSize)m->s.vertex_count * 4u * (VkDeviceSize)floats;
-            const int auto8 = kind != M_DQS_RESIDUAL && (uint64_t)n * m->s.vertex_count >= ((uint64_t)1 << 23);
+            const int auto8 = (uint64_t)n * m->s.vertex_count >= ((uint64_t)1 << 23);
             j.kernel_flags = var == 1 ? GPUSKIN_KERNEL_ANY_METHOD : 0u;
             j.per_invocation = var == 2 ? (auto8 ? 4u : 8u) : 0u;
             j.output_flags = var == 3 ? 0u : GPUSKIN_OUTPUT_NORMALS;

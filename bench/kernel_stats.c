@@ -4,8 +4,10 @@
                           else the first discrete GPU)
 
    Builds skin.comp's pipelines (1 and 2 influence sets x general / LBS-only /
-   rigid-DQS-only x 4 or 8 instances an invocation, as gpuskin_context_create does) with VK_KHR_pipeline_executable_properties' statistics captured, and prints
-   every statistic the driver reports (register count, spills, instruction count:
+   rigid-DQS-only / LBS-or-rigid-DQS / residual-DQS-only x 4 or 8 instances an
+   invocation, as gpuskin_context_create does) with
+   VK_KHR_pipeline_executable_properties' statistics captured, and prints every
+   statistic the driver reports (register count, spills, instruction count:
    whatever it offers). Occupancy follows from registers a thread, so this tells
    what benchmark timings can only hint at. A driver without the extension says so
    and the program exits 0 (lavapipe, for one). Diagnostic only: not part of the tests. */
@@ -72,7 +74,8 @@ int main(void)
     VkPipelineLayoutCreateInfo lci;
     VkPipelineLayout layout;
     uint32_t sets, kernel, per;
-    static const char *const kernel_name[4] = {"general", "LBS only", "rigid DQS only", "LBS or rigid DQS"};
+    static const char *const kernel_name[5] = {"general", "LBS only", "rigid DQS only", "LBS or rigid DQS",
+                                               "DQS with residual only"};
 
     memset(&fexe, 0, sizeof fexe);
     fexe.sType = VK_STRUCTURE_TYPE_PHYSICAL_DEVICE_PIPELINE_EXECUTABLE_PROPERTIES_FEATURES_KHR;
@@ -115,7 +118,7 @@ int main(void)
         return 1;
     }
     for (sets = 1; sets <= 2; ++sets)
-        for (kernel = 0; kernel < 4; ++kernel)
+        for (kernel = 0; kernel < 5; ++kernel)
             for (per = 4; per <= 8; per += 4) {
                 /* constant_id 0: gpuskin_SETS, 1: gpuskin_ONLY_METHOD, 2: gpuskin_INSTANCES_PER_INVOCATION */
                 const uint32_t values[3] = {sets, kernel, per};

@@ -15,12 +15,12 @@ layout(constant_id = 0) const uint gpuskin_SETS = 2u;
 
 // Which blend the kernel contains: 0 = both, with the residual, chosen per
 // instance by its method word; 1 = LBS only; 2 = rigid DQS only; 3 = LBS or rigid
-// DQS, per instance (no residual). gpuskin_cmd_skin picks 1 or 2 when every
-// instance of the dispatch has that method, 3 when they mix those two: without
-// the code a dispatch does not need the kernel needs fewer registers (the
-// residual blend sets the general kernel's count), and 1 and 2 need no method
-// words (on an H200 the LBS kernel runs ~11 % faster, the rigid DQS one ~25 %;
-// BENCHMARKS.md).
+// DQS, per instance (no residual); 4 = DQS with the residual only.
+// gpuskin_cmd_skin picks 1, 2 or 4 when every instance of the dispatch has that
+// method, 3 when they mix LBS and rigid DQS: without the code a dispatch does not
+// need the kernel needs fewer registers, and 1, 2 and 4 need no method words (on
+// an H200 the LBS kernel runs ~11 % faster than the general one, the rigid DQS
+// one ~25 %, the residual one ~13 %; BENCHMARKS.md).
 layout(constant_id = 1) const uint gpuskin_ONLY_METHOD = 0u;
 // Instances one invocation skins in turn (4 or 8): a vertex's joints, weights and
 // bind pose are fetched once for all of them. More is faster on big dispatches
@@ -56,9 +56,9 @@ void main()
     // one 8-byte store (40 bytes), whichever its start allows. On an H200 a
     // kernel's writes reach DRAM speed only as 16-byte stores: the same bytes
     // written as 8-byte stores cap at about half of it, as single floats at a
-    // quarter to a third (bench_gpu's store-width rows; BENCHMARKS.md). The general kernel
-    // (residual blend) keeps plain float pairs: bound by its arithmetic, it ran
-    // ~5 % slower with the wide stores.
+    // quarter to a third (bench_gpu's store-width rows; BENCHMARKS.md). The general
+    // kernel keeps plain float pairs: bound by its arithmetic, it ran ~5 % slower
+    // with the wide stores (the residual-only kernel has them).
     bool pairs = (pc.output_flags & 4u) != 0u;
     uvec2 out_address = uvec2(pc.out_floats);
     gpuskin_OutVec2s out2 = gpuskin_OutVec2s(out_address);
@@ -90,6 +90,8 @@ void main()
                 m = gpuskin_blend_lbs(pal, (pc.first_instance + row) * pal.joint_count, inf);
             else if (gpuskin_ONLY_METHOD == 2u)
                 m = gpuskin_blend_dq(pal, (pc.first_instance + row) * pal.joint_count, inf, false);
+            else if (gpuskin_ONLY_METHOD == 4u)
+                m = gpuskin_blend_dq(pal, (pc.first_instance + row) * pal.joint_count, inf, true);
             else if (gpuskin_ONLY_METHOD == 3u)  // the host saw no residual bit in the range
                 m = (method[k] & gpuskin_METHOD_ID_MASK) == gpuskin_METHOD_DQS
                         ? gpuskin_blend_dq(pal, (pc.first_instance + row) * pal.joint_count, inf, false)

@@ -206,14 +206,17 @@ static gpuskin_mat4 tg_rotate(float ax, float ay, float az, float angle)
 
 static gpuskin_mat4 tg_mul(gpuskin_mat4 a, gpuskin_mat4 b) { return gpuskin_mat4_mul(&a, &b); }
 
-enum { TG_RIGID = 0, TG_SCALED = 1, TG_TWIST = 2 };
+enum { TG_RIGID = 0, TG_SCALED = 1, TG_TWIST = 2, TG_SOME_SCALED = 3 };
 
 /* Palette of instance i at time `phase`: a bending chain (angles x `bend`),
    placed on an 8-wide grid 3 units apart and turned about y. Joint j bends
    about (0, j, 0).
    TG_SCALED adds, joint by joint, a non-uniform scale, a shear, a mirror, a
    degenerate (y collapsed) and a rigid joint. TG_TWIST twists joint j about the
-   cylinder's axis by 180 degrees x j/(J-1): the candy-wrapper fixture. */
+   cylinder's axis by 180 degrees x j/(J-1): the candy-wrapper fixture.
+   TG_SOME_SCALED is TG_SCALED for instances with i % 4 >= 2, TG_RIGID for the
+   others: with tg_methods_mixed, LBS, rigid DQS and DQS with the residual
+   interleaved. */
 static void tg_palette(uint32_t i, uint32_t joint_count, int kind, float phase, float bend, gpuskin_mat4 *out)
 {
     uint32_t j;
@@ -231,7 +234,7 @@ static void tg_palette(uint32_t i, uint32_t joint_count, int kind, float phase, 
                           bend * (0.25f + 0.1f * (float)((i + j) % 5) + 0.3f * sinf(phase + (float)j)));
         global = tg_mul(global, tg_mul(pivot, tg_mul(local, unpivot)));
         out[j] = tg_mul(model, global);
-        if (kind == TG_SCALED) {
+        if (kind == TG_SCALED || (kind == TG_SOME_SCALED && i % 4 >= 2)) {
             gpuskin_mat4 s = gpuskin_mat4_identity();
             switch ((j + i) % 5) {
             case 0: s.m[0] = 1.3f; s.m[5] = 0.7f; s.m[10] = 1.1f; break; /* non-uniform scale */
@@ -697,6 +700,116 @@ static void test_compute_kernel_follows_uploads(void)
         c.count = 10;
         tg_skin_and_compare(&w, &c, "after uploads: [0,10)");
     }
+    tg_world_destroy(&w);
+    CHECK_NO_VALIDATION(before);
+}
+
+/* LBS, rigid DQS and DQS with the residual interleaved: ranges with all three
+   (the general kernel), with LBS and rigid DQS (the kernel with both), or of one
+   kind (rigid DQS, residual DQS: that kernel), starting inside the slot, with
+   rows of 4 and 8; then an upload that turns 16 instances LBS, and a range
+   across the change. */
+static void test_compute_three_kinds(void)
+{
+    /* all three kinds (twice); rigid DQS; residual DQS; all three; LBS + rigid; residual */
+    static const uint32_t ranges[][2] = {{0, 40}, {3, 31}, {17, 1}, {38, 2}, {5, 6}, {0, 2}, {2, 2}};
+    static const uint32_t per[3] = {0, 4, 8};
+    tg_case c = tg_default_case();
+    gpuskin_crowd_upload_desc up;
+    tg_world w;
+    unsigned before = vk.messages;
+    uint32_t r, p, i, kinds = 0;
+    char name[64];
+    c.instances = 40;
+    c.methods = tg_methods_mixed;
+    c.kind = TG_SOME_SCALED;
+    c.sets = 2;
+    if (tg_world_create(&w, &c, 2)) {
+        tg_upload(&w, &c, 1);
+        for (i = 3; i < 34; ++i) /* all three kinds inside [3, 34) */
+            kinds |= 1u << ((w.words[i] & GPUSKIN_METHOD_ID_MASK) == GPUSKIN_METHOD_LBS ? 0
+                            : (w.words[i] & GPUSKIN_METHOD_RESIDUAL_BIT)              ? 2
+                                                                                       : 1);
+        CHECK_EQ_INT(kinds, 7);
+        for (r = 0; r < sizeof ranges / sizeof ranges[0]; ++r) {
+            for (p = 0; p < 3; ++p) {
+                c.first = ranges[r][0];
+                c.count = ranges[r][1];
+                c.per_invocation = per[p];
+                snprintf(name, sizeof name, "3 kinds, [%u, %u), per inv %u", c.first, c.first + c.count, per[p]);
+                tg_skin_and_compare(&w, &c, name);
+            }
+        }
+        /* instances 8..23 turn LBS: the list must follow */
+        memset(&up, 0, sizeof up);
+        up.frame = 1;
+        up.instance_count = 24;
+        up.palettes = w.palettes;
+        up.out_method_words = w.words;
+        {
+            static uint8_t methods[40];
+            memcpy(methods, tg_methods_mixed, sizeof methods);
+            for (i = 8; i < 24; ++i) methods[i] = GPUSKIN_METHOD_LBS;
+            up.methods = methods;
+            CHECK_EQ_INT(gpuskin_crowd_upload(w.crowd, &up), GPUSKIN_SUCCESS);
+            c.methods = methods;
+            c.first = 2;
+            c.count = 36;
+            c.per_invocation = 0;
+            tg_skin_and_compare(&w, &c, "after an upload, [2, 38)");
+        }
+    }
+    tg_world_destroy(&w);
+    CHECK_NO_VALIDATION(before);
+}
+
+/* A command buffer recorded before an upload that changes the methods skins the
+   changed instances with the kernel recorded (documented: wrong shapes), but
+   must neither write outside its output nor read outside the slot (an invalid
+   read or write would crash the run on lavapipe). */
+static void test_compute_stale_recording(void)
+{
+    static uint8_t all_lbs[40];
+    tg_case c = tg_default_case();
+    gpuskin_crowd_upload_desc up;
+    gpuskin_skin_dispatch_desc sd;
+    gpuskin_buffer out;
+    VkCommandBuffer cmd;
+    tg_world w;
+    unsigned before = vk.messages;
+    const uint32_t first = 10, count = 10, guard = 256;
+    const VkDeviceSize bytes = (VkDeviceSize)count * 120u * gpuskin_output_stride(GPUSKIN_OUTPUT_NORMALS);
+    c.instances = 40;
+    c.methods = tg_methods_mixed;
+    c.kind = TG_SOME_SCALED;
+    memset(all_lbs, GPUSKIN_METHOD_LBS, sizeof all_lbs);
+    memset(&out, 0, sizeof out);
+    if (tg_world_create(&w, &c, 1) && tg_upload(&w, &c, 0)) {
+        CHECK_EQ_INT(w.m.vertex_count, 120);
+        CHECK_EQ_INT(tg_readback_buffer(guard + bytes + guard, &out), VK_SUCCESS);
+        if (out.mapped && vks_begin(&vk, &cmd) == VK_SUCCESS) {
+            CHECK_EQ_INT(gpuskin_cmd_upload_mesh(w.mesh, cmd), GPUSKIN_SUCCESS);
+            tg_fill_guard(cmd, out.buffer);
+            memset(&sd, 0, sizeof sd);
+            sd.first_instance = first;
+            sd.instance_count = count;
+            sd.output = out.address + guard;
+            sd.output_size = bytes;
+            sd.output_flags = GPUSKIN_OUTPUT_NORMALS;
+            CHECK_EQ_INT(gpuskin_cmd_skin(w.crowd, cmd, &sd), GPUSKIN_SUCCESS);
+            tg_barrier_to_host(cmd, out.buffer);
+            /* after recording the general kernel for [10, 20): every instance LBS */
+            memset(&up, 0, sizeof up);
+            up.instance_count = c.instances;
+            up.palettes = w.palettes;
+            up.methods = all_lbs;
+            CHECK_EQ_INT(gpuskin_crowd_upload(w.crowd, &up), GPUSKIN_SUCCESS);
+            CHECK_EQ_INT(vks_submit_wait(&vk, cmd), VK_SUCCESS);
+            CHECK(tg_guard_intact(&out, 0, guard));
+            CHECK(tg_guard_intact(&out, guard + bytes, guard + bytes + guard));
+        }
+    }
+    tg_release_buffer(&out);
     tg_world_destroy(&w);
     CHECK_NO_VALIDATION(before);
 }
@@ -1784,6 +1897,8 @@ int main(int argc, char **argv)
     RUN_TEST(test_compute_dqs_rigid);
     RUN_TEST(test_compute_dqs_residual);
     RUN_TEST(test_compute_mixed_crowd);
+    RUN_TEST(test_compute_three_kinds);
+    RUN_TEST(test_compute_stale_recording);
     RUN_TEST(test_compute_kernels);
     RUN_TEST(test_compute_kernel_follows_uploads);
     RUN_TEST(test_compute_twist);
