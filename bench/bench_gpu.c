@@ -1,6 +1,7 @@
 /* bench/bench_gpu.c - GPU throughput of gpuskin's Vulkan half.
 
    usage: bench_gpu [--quick] [--csv PATH] [--reps N] [--model PATH.glb] [--max-instances N] [--compute-only]
+                    [--sets 1|2]
 
    One run, on the device vk_setup.h's rules pick (GPUSKIN_DEVICE=<name part>, else
    the first discrete GPU), with no validation layer:
@@ -25,6 +26,8 @@
 
    --quick: tiny sizes, for CI on lavapipe: every check, no figure asserted.
    --compute-only: sections 1, 2 and 4 (for comparing kernels head to head).
+   --sets 2: the synthetic mesh with a second influence set (8 influences a
+   vertex, 0-4 of them in the second set), which takes the kernels built for two.
    Ends "N passed, N failed". */
 #define _POSIX_C_SOURCE 200809L
 #include <volk.h>
@@ -525,18 +528,20 @@ typedef struct mesh {
     float clip_start, clip_end;
     float size;                 /* diagonal of the bind pose */
     gltf_model *model;          /* when loaded from a file */
-    void *owned[6];             /* synthetic arrays */
+    void *owned[8];             /* synthetic arrays */
     gpuskin_mesh *gpu;
 } mesh;
 
 /* A tube of rings x segments vertices, 4 influences each (1..4 non-zero, summing to
-   1) along a 64-joint binary tree; triangles between rings. */
-static void mesh_synthetic(mesh *m, uint32_t rings, uint32_t segs, uint32_t joints)
+   1) along a 64-joint binary tree; triangles between rings. sets = 2: a second
+   influence set of 0..4 more non-zero influences on the next four joints (8 in
+   all, the eight summing to 1). */
+static void mesh_synthetic(mesh *m, uint32_t rings, uint32_t segs, uint32_t joints, uint32_t sets)
 {
     const uint32_t n = rings * segs;
     float *pos = (float *)xmalloc((size_t)n * 12), *nrm = (float *)xmalloc((size_t)n * 12);
-    float *w = (float *)xmalloc((size_t)n * 16);
-    uint16_t *j = (uint16_t *)xmalloc((size_t)n * 8);
+    float *w = (float *)xmalloc((size_t)n * 16 * sets);
+    uint16_t *j = (uint16_t *)xmalloc((size_t)n * 8 * sets);
     uint32_t *idx = (uint32_t *)xmalloc((size_t)(rings - 1) * segs * 6 * 4);
     int32_t *parents = (int32_t *)xmalloc(joints * 4);
     gpuskin_trs *rest = (gpuskin_trs *)xmalloc(joints * sizeof(gpuskin_trs));
@@ -550,17 +555,18 @@ static void mesh_synthetic(mesh *m, uint32_t rings, uint32_t segs, uint32_t join
         for (s = 0; s < segs; ++s) {
             const uint32_t v = r * segs + s;
             const float a = 6.2831853f * (float)s / (float)segs;
-            float sum = 0.0f, wk[4];
-            const uint32_t used = 1 + rnd_u32() % 4u, j0 = (uint32_t)((uint64_t)r * joints / rings);
+            float sum = 0.0f, wk[8];
+            const uint32_t used = 1 + rnd_u32() % 4u, used2 = sets == 2 ? rnd_u32() % 5u : 0u;
+            const uint32_t j0 = (uint32_t)((uint64_t)r * joints / rings);
             pos[3 * v] = 0.3f * cosf(a); pos[3 * v + 1] = 2.0f * (float)r / (float)rings; pos[3 * v + 2] = 0.3f * sinf(a);
             nrm[3 * v] = cosf(a); nrm[3 * v + 1] = 0.0f; nrm[3 * v + 2] = sinf(a);
-            for (k = 0; k < 4; ++k) {
-                wk[k] = k < used ? rnd(0.05f, 1.0f) : 0.0f;
+            for (k = 0; k < 8; ++k) {
+                wk[k] = k < used || (k >= 4 && k - 4 < used2) ? rnd(0.05f, 1.0f) : 0.0f;
                 sum += wk[k];
             }
-            for (k = 0; k < 4; ++k) {
-                w[4 * v + k] = wk[k] / sum;
-                j[4 * v + k] = (uint16_t)((j0 + k) % joints);
+            for (k = 0; k < 4 * sets; ++k) { /* set s of vertex v at s * n + v */
+                w[(k / 4) * 4 * n + 4 * v + k % 4] = wk[k] / sum;
+                j[(k / 4) * 4 * n + 4 * v + k % 4] = (uint16_t)((j0 + k) % joints);
             }
         }
     for (r = 0; r + 1 < rings; ++r)
@@ -585,14 +591,18 @@ static void mesh_synthetic(mesh *m, uint32_t rings, uint32_t segs, uint32_t join
     sd.inverse_bind = ib;
     GSCHECK(gpuskin_skeleton_init(&m->sk, &sd));
     free(parents); free(rest); free(g); free(ib);
-    m->name = "synthetic";
+    m->name = sets == 2 ? "synthetic (8 influences)" : "synthetic"; /* no comma: CSV labels */
     m->s.vertex_count = n;
     m->s.positions.data = pos;
     m->s.normals.data = nrm;
-    m->s.influence_sets = 1;
+    m->s.influence_sets = sets;
     m->s.joint_type = GPUSKIN_JOINT_U16;
     m->s.joints[0].data = j;
     m->s.weights[0].data = w;
+    if (sets == 2) {
+        m->s.joints[1].data = j + 4 * (size_t)n;
+        m->s.weights[1].data = w + 4 * (size_t)n;
+    }
     m->joints = joints;
     m->indices = idx;
     m->index_count = q;
@@ -633,7 +643,7 @@ static void mesh_free(mesh *m)
     if (m->gpu) gpuskin_mesh_destroy(m->gpu);
     gpuskin_skeleton_free(&m->sk);
     if (m->model) gltf_model_free(m->model);
-    for (i = 0; i < 6; ++i) free(m->owned[i]);
+    for (i = 0; i < 8; ++i) free(m->owned[i]);
     memset(m, 0, sizeof *m);
 }
 
@@ -1203,6 +1213,7 @@ int main(int argc, char **argv)
     const uint32_t draw_full[3] = {64, 1024, 16384}, draw_quick[1] = {3};
     mesh syn, cesium;
     int i, have_cesium, compute_only = 0;
+    uint32_t sets = 1;
     for (i = 1; i < argc; ++i) {
         if (!strcmp(argv[i], "--quick")) quick = 1;
         else if (!strcmp(argv[i], "--csv") && i + 1 < argc) csv_path = argv[++i];
@@ -1210,8 +1221,12 @@ int main(int argc, char **argv)
         else if (!strcmp(argv[i], "--model") && i + 1 < argc) model_path = argv[++i];
         else if (!strcmp(argv[i], "--max-instances") && i + 1 < argc) max_instances = (uint32_t)atoi(argv[++i]);
         else if (!strcmp(argv[i], "--compute-only")) compute_only = 1;
+        else if (!strcmp(argv[i], "--sets") && i + 1 < argc && (atoi(argv[i + 1]) == 1 || atoi(argv[i + 1]) == 2))
+            sets = (uint32_t)atoi(argv[++i]);
         else {
-            fprintf(stderr, "usage: %s [--quick] [--csv PATH] [--reps N] [--model PATH.glb] [--max-instances N] [--compute-only]\n",
+            fprintf(stderr,
+                    "usage: %s [--quick] [--csv PATH] [--reps N] [--model PATH.glb] [--max-instances N] [--compute-only]"
+                    " [--sets 1|2]\n",
                     argv[0]);
             return 2;
         }
@@ -1243,8 +1258,8 @@ int main(int argc, char **argv)
 
     bench_ceiling();
 
-    if (quick) mesh_synthetic(&syn, 8, 12, 8);
-    else mesh_synthetic(&syn, 250, 200, 64); /* 50,000 vertices */
+    if (quick) mesh_synthetic(&syn, 8, 12, 8, sets);
+    else mesh_synthetic(&syn, 250, 200, 64, sets); /* 50,000 vertices */
     mesh_upload(&syn);
     report_memory(&syn);
     bench_compute_mesh(&syn, quick ? quick_counts : full_counts, quick ? 2 : 4);
