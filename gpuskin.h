@@ -78,9 +78,9 @@
                             oracle, gpuskin_pack_dq_fast is gpuskin_pack_dq).
    GPUSKIN_NO_AVX           no run-time AVX / AVX2 / AVX-512 dispatch (GCC/clang) for the
                             DQ split, LBS skinning and palettes: the SSE2 forms only.
-   GPUSKIN_NO_AVX512        no AVX-512 forms of gpuskin_build_palettes and of the DQ
-                            split (the AVX2 / AVX ones instead), for hosts that keep
-                            512-bit work off their cores.
+   GPUSKIN_NO_AVX512        no AVX-512 forms of gpuskin_build_palettes, LBS skinning
+                            and the DQ split (the AVX2 / AVX ones instead), for hosts
+                            that keep 512-bit work off their cores.
    GPUSKIN_STATIC           make every function static to the including file.
    GPUSKIN_API              decoration of every public function (default: extern).
    GPUSKIN_ASSERT(x)        internal invariants (default: assert.h). Never used for
@@ -1876,7 +1876,9 @@ GPUSKIN_API gpuskin_result gpuskin_palette_lerp(const gpuskin_mat4 *a, const gpu
    - on a CPU with AVX2 and FMA (GCC/clang, chosen at run time), LBS runs a second
      form: eight vertices a group, each influence one 256-bit and one
      128-bit fused multiply-add, the rest on eight lanes (the H200 host: ~1.8x the
-     SSE2 form; BENCHMARKS.md).
+     SSE2 form; BENCHMARKS.md); with AVX-512F too, a third for one influence set
+     without tangents: sixteen vertices a group, each influence one masked 512-bit
+     load and one fused multiply-add, the rest on sixteen lanes.
    Statements follow the oracle's order where that costs nothing, so most results of
    the SSE2 forms are bit-identical; where they are not (the normal and tangent are
    scaled by 1/len instead of divided by len, and palettes fold the model matrix into
@@ -1908,9 +1910,9 @@ GPUSKIN_API gpuskin_result gpuskin_palette_lerp(const gpuskin_mat4 *a, const gpu
    and OS support it. No fused multiply-adds there: both split forms run the same
    float operations in the same order and give the same bits, because the split's
    decisions (rigid or not) must not depend on the CPU. LBS skinning has an AVX2 +
-   FMA form (see "the production CPU path"), whose outputs may differ in the last
-   bits; recompiling the SSE2 skinning and palette loops for AVX alone gained 2-3 %,
-   within noise. GPUSKIN_NO_AVX turns both off. A build for -mavx or above keeps
+   FMA form and an AVX-512F one (see "the production CPU path"), whose outputs may
+   differ in the last bits; recompiling the SSE2 skinning and palette loops for
+   AVX alone gained 2-3 %, within noise. GPUSKIN_NO_AVX turns both off. A build for -mavx or above keeps
    the AVX2 skinning form (still checked at run time) but not the AVX split form
    (its SSE2 form is then VEX-encoded already). The split has a third form,
    thirty-two joints in two AVX-512 registers (the same bits again; ~1.3x the AVX
@@ -1930,9 +1932,9 @@ static int gpuskin__fast_cpu_has_avx2_fma(void)
     __builtin_cpu_init();
     return __builtin_cpu_supports("avx2") && __builtin_cpu_supports("fma");
 }
-/* The sixteen-lane palettes (AVX-512F): GPUSKIN_NO_AVX512 turns them off, for
-   hosts that keep AVX-512 out of their threads (on some older Intel cores, 512-bit
-   work lowers the clock of the whole core for a while). */
+/* The sixteen-lane palettes and LBS skinning (AVX-512F): GPUSKIN_NO_AVX512 turns
+   them off, for hosts that keep AVX-512 out of their threads (on some older Intel
+   cores, 512-bit work lowers the clock of the whole core for a while). */
 #if !defined(GPUSKIN_NO_AVX512)
 #define GPUSKIN__FAST_AVX512 1
 #define GPUSKIN__FAST_TARGET_AVX512 __attribute__((target("avx512f,avx2,fma")))
@@ -3600,6 +3602,7 @@ typedef struct gpuskin__fast_skin {
     size_t opos_s, onrm_s, otan_s;
     int dqs, residual;
     int avx2; /* the CPU runs the AVX2 + FMA forms (GPUSKIN__FAST_AVX2 builds only) */
+    int avx512; /* and the AVX-512F LBS form (GPUSKIN__FAST_AVX512 builds only) */
     const float *lbs, *dq, *res;
 } gpuskin__fast_skin;
 
@@ -4036,7 +4039,8 @@ GPUSKIN__FAST_INLINE void gpuskin__fast_group_dqs(const gpuskin__fast_skin *f, s
 
 #ifdef GPUSKIN__FAST_AVX2
 /* ---- LBS, eight vertices at a time (AVX2 + FMA) ------------------------------ */
-/* Chosen at run time for LBS. Per influence, rows 0-1 of the
+/* Chosen at run time for LBS (with AVX-512F, only for a last group of eight: see
+   the sixteen-lane form below). Per influence, rows 0-1 of the
    palette entry take one 256-bit fused multiply-add and row 2 one 128-bit one
    (SSE2 needs three loads, three multiplies and three adds); everything after the
    blend runs on eight vertices a register. Fused multiply-adds round once where
@@ -4352,6 +4356,339 @@ GPUSKIN__FAST_TARGET_AVX2 static void gpuskin__fast_groups_lbs8(const gpuskin__f
     else if (t == GPUSKIN_JOINT_U8) gpuskin__fast_groups_lbs8_body(f, v0, v1, 2, GPUSKIN_JOINT_U8);
     else gpuskin__fast_groups_lbs8_body(f, v0, v1, 2, GPUSKIN_JOINT_U32);
 }
+
+#ifdef GPUSKIN__FAST_AVX512
+/* ---- LBS, sixteen vertices at a time (AVX-512F) ------------------------------ */
+/* Chosen at run time for LBS where the CPU has AVX-512F, for one influence set
+   without tangents (whole groups of sixteen; a last group of eight goes to the
+   eight-lane form). With two sets or with tangents it measured no faster than the
+   eight-lane form (up to ~5 % slower locally, near the noise), so those stay
+   there. Per influence, the whole palette entry (rows 0-2, 12 floats) is one
+   masked 512-bit load (the mask keeps the last joint's load inside the palette)
+   and one fused multiply-add whose weight is broadcast from memory, where the
+   eight-lane form needs a broadcast and a 256-bit and a 128-bit load and
+   multiply-add. The sixteen blended entries are transposed by 128-bit lanes, then
+   positions, cofactors and normals run on sixteen vertices a register. 1/sum is
+   one division a group, not one per four vertices: the sums are gathered into one
+   register first. The same operations in the same order as the eight-lane form
+   but for the reciprocal square root's estimate (14 bits here, 12 there, each
+   refined by a Newton step), so the two differ from the oracle alike. Locally
+   (2-vCPU Zen 4 VM, 50,000 vertices, k = 4, positions + normals) ~1.1x the
+   eight-lane form. */
+/* GCC 12: see the sixteen-lane palettes (_mm512_undefined_ps). */
+#if defined(__GNUC__) && !defined(__clang__)
+#pragma GCC diagnostic push
+#pragma GCC diagnostic ignored "-Wmaybe-uninitialized"
+#endif
+
+/* The influences of sixteen vertices, vertex by vertex (the blend broadcasts each
+   weight from here). */
+typedef struct gpuskin__fast_group16 {
+    uint32_t off[16][4]; /* [vertex]: palette byte offsets */
+    float wn[16][4];     /* [vertex]: weights times 1/sum (0 where flushed) */
+    __mmask16 weighted;  /* lane = vertex: some weight is non-zero */
+} gpuskin__fast_group16;
+
+/* Lookup tables of the 16-lane shuffles (vpermt2ps / vpermps indices). */
+typedef struct gpuskin__fast_idx16 {
+    int32_t sum[16];        /* lane 0 of each 128-bit lane of two registers */
+    int32_t spread[4][16];  /* [q]: lane 4q + i / 4 in lane i */
+    int32_t load[3][2][16]; /* [x/y/z][step]: float[3] x 16 -> x, y, z */
+    int32_t store[3][2][16]; /* [register][step]: x, y, z -> float[3] x 16 */
+} gpuskin__fast_idx16;
+
+static void gpuskin__fast_idx16_init(gpuskin__fast_idx16 *t)
+{
+    int i, k, q;
+    for (i = 0; i < 16; ++i) {
+        t->sum[i] = (i & 7) * 4; /* 0, 4, .. 28, twice */
+        for (q = 0; q < 4; ++q) t->spread[q][i] = 4 * q + i / 4;
+        for (k = 0; k < 3; ++k) {
+            const int e = 3 * i + k, g = 16 * k + i; /* element of component k; element i of register k */
+            t->load[k][0][i] = e < 32 ? e : 0;
+            t->load[k][1][i] = e < 32 ? i : e - 16;
+            t->store[k][0][i] = g % 3 == 0 ? g / 3 : g % 3 == 1 ? 16 + g / 3 : 0;
+            t->store[k][1][i] = g % 3 == 2 ? 16 + g / 3 : i;
+        }
+    }
+}
+
+#define GPUSKIN__FAST_IDX16(p) _mm512_loadu_si512((const void *)(p))
+
+/* Four 128-bit values (four vertices' weights, joints or coordinates) as one
+   register, a in the low lane. */
+GPUSKIN__FAST_TARGET_AVX512 GPUSKIN__FAST_INLINE_AVX2 __m512 gpuskin__fast_quad16(__m128 a, __m128 b, __m128 c, __m128 d)
+{
+    return _mm512_insertf32x4(_mm512_insertf32x4(_mm512_insertf32x4(_mm512_castps128_ps512(a), b, 1), c, 2), d, 3);
+}
+
+/* Vertices 4q..4q+3: stores the offsets; returns the kept weights (not yet
+   normalised), vertex by vertex. */
+GPUSKIN__FAST_TARGET_AVX512 GPUSKIN__FAST_INLINE_AVX2 __m512 gpuskin__fast_read_quad16(gpuskin__fast_group16 *g, int q,
+                                                                                    const char *wp, size_t ws,
+                                                                                    const char *jp, size_t js,
+                                                                                    gpuskin_joint_type type)
+{
+    const char *w = wp + (size_t)(4 * q) * ws, *j = jp + (size_t)(4 * q) * js;
+    __m512 raw;
+    __m512i jn;
+    __mmask16 keep;
+    if (ws == 16) raw = _mm512_loadu_ps((const void *)w);
+    else
+        raw = gpuskin__fast_quad16(_mm_loadu_ps((const float *)(const void *)w),
+                                   _mm_loadu_ps((const float *)(const void *)(w + ws)),
+                                   _mm_loadu_ps((const float *)(const void *)(w + 2 * ws)),
+                                   _mm_loadu_ps((const float *)(const void *)(w + 3 * ws)));
+    if (type == GPUSKIN_JOINT_U16 && js == 8) jn = _mm512_cvtepu16_epi32(_mm256_loadu_si256((const __m256i *)(const void *)j));
+    else
+        jn = _mm512_castps_si512(gpuskin__fast_quad16(_mm_castsi128_ps(gpuskin__fast_joints_at(j, type)),
+                                                      _mm_castsi128_ps(gpuskin__fast_joints_at(j + js, type)),
+                                                      _mm_castsi128_ps(gpuskin__fast_joints_at(j + 2 * js, type)),
+                                                      _mm_castsi128_ps(gpuskin__fast_joints_at(j + 3 * js, type))));
+    keep = _mm512_cmp_ps_mask(_mm512_abs_ps(raw), _mm512_set1_ps(GPUSKIN__MIN_WEIGHT), _CMP_GE_OQ);
+    jn = _mm512_maskz_mov_epi32(keep, jn);
+    jn = _mm512_add_epi32(_mm512_slli_epi32(jn, 5), _mm512_slli_epi32(jn, 4)); /* j * 48 */
+    _mm512_storeu_si512((void *)g->off[4 * q], jn);
+    return _mm512_maskz_mov_ps(keep, raw);
+}
+
+/* Each 128-bit lane's sum, in the oracle's order (influence by influence), in every
+   float of the lane. */
+GPUSKIN__FAST_TARGET_AVX512 GPUSKIN__FAST_INLINE_AVX2 __m512 gpuskin__fast_sum16(__m512 w)
+{
+    const __m512 w0 = _mm512_permute_ps(w, _MM_SHUFFLE(0, 0, 0, 0)), w1 = _mm512_permute_ps(w, _MM_SHUFFLE(1, 1, 1, 1));
+    const __m512 w2 = _mm512_permute_ps(w, _MM_SHUFFLE(2, 2, 2, 2)), w3 = _mm512_permute_ps(w, _MM_SHUFFLE(3, 3, 3, 3));
+    return _mm512_add_ps(_mm512_add_ps(_mm512_add_ps(w0, w1), w2), w3);
+}
+
+GPUSKIN__FAST_TARGET_AVX512 GPUSKIN__FAST_INLINE_AVX2 void gpuskin__fast_read_group16(const gpuskin__fast_skin *f,
+                                                                                   const gpuskin__fast_idx16 *t,
+                                                                                   gpuskin__fast_group16 *g, size_t v0,
+                                                                                   gpuskin_joint_type type)
+{
+    const size_t ws = f->wgt_s[0], js = f->jnt_s[0];
+    const char *wp = f->wgt[0] + v0 * ws, *jp = f->jnt[0] + v0 * js;
+    const __m512 one = _mm512_set1_ps(1.0f);
+    /* (written out: GCC -O2 keeps short loops of vectors as loops, on the stack) */
+    const __m512 w0 = gpuskin__fast_read_quad16(g, 0, wp, ws, jp, js, type);
+    const __m512 w1 = gpuskin__fast_read_quad16(g, 1, wp, ws, jp, js, type);
+    const __m512 w2 = gpuskin__fast_read_quad16(g, 2, wp, ws, jp, js, type);
+    const __m512 w3 = gpuskin__fast_read_quad16(g, 3, wp, ws, jp, js, type);
+    /* lane = vertex */
+    __m512 sum = _mm512_shuffle_f32x4(
+        _mm512_permutex2var_ps(gpuskin__fast_sum16(w0), GPUSKIN__FAST_IDX16(t->sum), gpuskin__fast_sum16(w1)),
+        _mm512_permutex2var_ps(gpuskin__fast_sum16(w2), GPUSKIN__FAST_IDX16(t->sum), gpuskin__fast_sum16(w3)),
+        _MM_SHUFFLE(1, 0, 1, 0));
+    g->weighted = _mm512_cmp_ps_mask(sum, _mm512_setzero_ps(), _CMP_GT_OQ);
+    sum = _mm512_mask_div_ps(one, g->weighted, one, sum);
+    _mm512_storeu_ps(g->wn[0], _mm512_mul_ps(w0, _mm512_permutexvar_ps(GPUSKIN__FAST_IDX16(t->spread[0]), sum)));
+    _mm512_storeu_ps(g->wn[4], _mm512_mul_ps(w1, _mm512_permutexvar_ps(GPUSKIN__FAST_IDX16(t->spread[1]), sum)));
+    _mm512_storeu_ps(g->wn[8], _mm512_mul_ps(w2, _mm512_permutexvar_ps(GPUSKIN__FAST_IDX16(t->spread[2]), sum)));
+    _mm512_storeu_ps(g->wn[12], _mm512_mul_ps(w3, _mm512_permutexvar_ps(GPUSKIN__FAST_IDX16(t->spread[3]), sum)));
+}
+
+/* One vertex's blended entry (rows 0-2 in floats 0-11): w = its four weights times
+   1/sum, off = its four palette byte offsets. The mask keeps the load inside the
+   entry (the last joint's ends the palette). */
+GPUSKIN__FAST_TARGET_AVX512 GPUSKIN__FAST_INLINE_AVX2 __m512 gpuskin__fast_lbs_set16(const char *lbs, const uint32_t *off,
+                                                                                  const float *w)
+{
+    const __mmask16 rows = 0x0FFF;
+    const __m512 e0 = _mm512_maskz_loadu_ps(rows, (const void *)(lbs + off[0]));
+    const __m512 e1 = _mm512_maskz_loadu_ps(rows, (const void *)(lbs + off[1]));
+    const __m512 e2 = _mm512_maskz_loadu_ps(rows, (const void *)(lbs + off[2]));
+    const __m512 e3 = _mm512_maskz_loadu_ps(rows, (const void *)(lbs + off[3]));
+    __m512 acc = _mm512_mul_ps(e0, _mm512_set1_ps(w[0]));
+    acc = _mm512_fmadd_ps(e1, _mm512_set1_ps(w[1]), acc);
+    acc = _mm512_fmadd_ps(e2, _mm512_set1_ps(w[2]), acc);
+    return _mm512_fmadd_ps(e3, _mm512_set1_ps(w[3]), acc);
+}
+
+/* Vertices v0..v0+15 of a float[3] stream as x, y, z (lane = vertex). */
+GPUSKIN__FAST_TARGET_AVX512 GPUSKIN__FAST_INLINE_AVX2 void gpuskin__fast_load3x16(const gpuskin__fast_idx16 *t, const char *base,
+                                                                               size_t stride, size_t v0, size_t n,
+                                                                               __m512 out[3])
+{
+    if (stride == 12) {
+        const float *p = (const float *)(const void *)(base + v0 * 12);
+        const __m512 a = _mm512_loadu_ps(p), b = _mm512_loadu_ps(p + 16), c = _mm512_loadu_ps(p + 32);
+#define GPUSKIN__FAST_LOAD16(k)                                                                                 \
+    out[k] = _mm512_permutex2var_ps(_mm512_permutex2var_ps(a, GPUSKIN__FAST_IDX16(t->load[k][0]), b),           \
+                                    GPUSKIN__FAST_IDX16(t->load[k][1]), c)
+        GPUSKIN__FAST_LOAD16(0);
+        GPUSKIN__FAST_LOAD16(1);
+        GPUSKIN__FAST_LOAD16(2);
+#undef GPUSKIN__FAST_LOAD16
+    } else {
+        __m128 x[4], y[4], z[4];
+        gpuskin__fast_load3x4(base, stride, v0, n, &x[0], &y[0], &z[0]);
+        gpuskin__fast_load3x4(base, stride, v0 + 4, n, &x[1], &y[1], &z[1]);
+        gpuskin__fast_load3x4(base, stride, v0 + 8, n, &x[2], &y[2], &z[2]);
+        gpuskin__fast_load3x4(base, stride, v0 + 12, n, &x[3], &y[3], &z[3]);
+        out[0] = gpuskin__fast_quad16(x[0], x[1], x[2], x[3]);
+        out[1] = gpuskin__fast_quad16(y[0], y[1], y[2], y[3]);
+        out[2] = gpuskin__fast_quad16(z[0], z[1], z[2], z[3]);
+    }
+}
+
+GPUSKIN__FAST_TARGET_AVX512 GPUSKIN__FAST_INLINE_AVX2 void gpuskin__fast_store3x16(const gpuskin__fast_idx16 *t, char *base,
+                                                                                size_t stride, size_t v0, __m512 x, __m512 y,
+                                                                                __m512 z)
+{
+    if (stride == 12) {
+        float *p = (float *)(void *)(base + v0 * 12);
+#define GPUSKIN__FAST_STORE16(k)                                                                                \
+    _mm512_storeu_ps(p + 16 * (k), _mm512_permutex2var_ps(_mm512_permutex2var_ps(x, GPUSKIN__FAST_IDX16(t->store[k][0]), y), \
+                                                          GPUSKIN__FAST_IDX16(t->store[k][1]), z))
+        GPUSKIN__FAST_STORE16(0);
+        GPUSKIN__FAST_STORE16(1);
+        GPUSKIN__FAST_STORE16(2);
+#undef GPUSKIN__FAST_STORE16
+    } else {
+        gpuskin__fast_store3x4(base, stride, v0, _mm512_castps512_ps128(x), _mm512_castps512_ps128(y),
+                               _mm512_castps512_ps128(z));
+        gpuskin__fast_store3x4(base, stride, v0 + 4, _mm512_extractf32x4_ps(x, 1), _mm512_extractf32x4_ps(y, 1),
+                               _mm512_extractf32x4_ps(z, 1));
+        gpuskin__fast_store3x4(base, stride, v0 + 8, _mm512_extractf32x4_ps(x, 2), _mm512_extractf32x4_ps(y, 2),
+                               _mm512_extractf32x4_ps(z, 2));
+        gpuskin__fast_store3x4(base, stride, v0 + 12, _mm512_extractf32x4_ps(x, 3), _mm512_extractf32x4_ps(y, 3),
+                               _mm512_extractf32x4_ps(z, 3));
+    }
+}
+
+/* AVX-512F has no float xor (that is AVX-512DQ). */
+GPUSKIN__FAST_TARGET_AVX512 GPUSKIN__FAST_INLINE_AVX2 __m512 gpuskin__fast_xor16(__m512 a, __m512 b)
+{
+    return _mm512_castsi512_ps(_mm512_xor_si512(_mm512_castps_si512(a), _mm512_castps_si512(b)));
+}
+
+/* gpuskin__fast_rsqrt8 with the 14-bit estimate. */
+GPUSKIN__FAST_TARGET_AVX512 GPUSKIN__FAST_INLINE_AVX2 __m512 gpuskin__fast_rsqrt16(__m512 x)
+{
+    const __m512 r = _mm512_rsqrt14_ps(x);
+    return _mm512_mul_ps(_mm512_mul_ps(_mm512_set1_ps(0.5f), r),
+                         _mm512_fnmadd_ps(_mm512_mul_ps(x, r), r, _mm512_set1_ps(3.0f)));
+}
+
+/* gpuskin__fast_apply8 for sixteen vertices, without tangents. */
+GPUSKIN__FAST_TARGET_AVX512 GPUSKIN__FAST_INLINE_AVX2 void gpuskin__fast_apply16(const gpuskin__fast_skin *f,
+                                                                              const gpuskin__fast_idx16 *t, size_t v0,
+                                                                              __m512 m[3][4])
+{
+    __m512 p[3], o0, o1, o2;
+    gpuskin__fast_load3x16(t, f->pos, f->pos_s, v0, f->n, p);
+    o0 = _mm512_fmadd_ps(m[0][0], p[0], _mm512_fmadd_ps(m[0][1], p[1], _mm512_fmadd_ps(m[0][2], p[2], m[0][3])));
+    o1 = _mm512_fmadd_ps(m[1][0], p[0], _mm512_fmadd_ps(m[1][1], p[1], _mm512_fmadd_ps(m[1][2], p[2], m[1][3])));
+    o2 = _mm512_fmadd_ps(m[2][0], p[0], _mm512_fmadd_ps(m[2][1], p[1], _mm512_fmadd_ps(m[2][2], p[2], m[2][3])));
+    gpuskin__fast_store3x16(t, f->opos, f->opos_s, v0, o0, o1, o2);
+    if (f->onrm) {
+        /* as gpuskin__fast_apply8 */
+        const __m512 a00 = m[0][0], a01 = m[0][1], a02 = m[0][2], a10 = m[1][0], a11 = m[1][1], a12 = m[1][2];
+        const __m512 a20 = m[2][0], a21 = m[2][1], a22 = m[2][2];
+        const __m512 c00 = _mm512_fmsub_ps(a11, a22, _mm512_mul_ps(a12, a21));
+        const __m512 c01 = _mm512_fmsub_ps(a12, a20, _mm512_mul_ps(a10, a22));
+        const __m512 c02 = _mm512_fmsub_ps(a10, a21, _mm512_mul_ps(a11, a20));
+        const __m512 c10 = _mm512_fmsub_ps(a02, a21, _mm512_mul_ps(a01, a22));
+        const __m512 c11 = _mm512_fmsub_ps(a00, a22, _mm512_mul_ps(a02, a20));
+        const __m512 c12 = _mm512_fmsub_ps(a01, a20, _mm512_mul_ps(a00, a21));
+        const __m512 c20 = _mm512_fmsub_ps(a01, a12, _mm512_mul_ps(a02, a11));
+        const __m512 c21 = _mm512_fmsub_ps(a02, a10, _mm512_mul_ps(a00, a12));
+        const __m512 c22 = _mm512_fmsub_ps(a00, a11, _mm512_mul_ps(a01, a10));
+        const __m512 d = _mm512_fmadd_ps(a00, c00, _mm512_fmadd_ps(a01, c01, _mm512_mul_ps(a02, c02)));
+        const __m512 sgn = _mm512_castsi512_ps(
+            _mm512_and_si512(_mm512_castps_si512(d), _mm512_castps_si512(_mm512_set1_ps(-0.0f))));
+        const __mmask16 ok = _mm512_cmp_ps_mask(_mm512_abs_ps(d), _mm512_set1_ps(1e-20f), _CMP_GT_OQ) &
+                             _mm512_cmp_ps_mask(_mm512_sub_ps(d, d), _mm512_setzero_ps(), _CMP_EQ_OQ);
+        __m512 n[3], len, s;
+        gpuskin__fast_load3x16(t, f->nrm, f->nrm_s, v0, f->n, n);
+        o0 = gpuskin__fast_xor16(_mm512_fmadd_ps(c00, n[0], _mm512_fmadd_ps(c01, n[1], _mm512_mul_ps(c02, n[2]))), sgn);
+        o1 = gpuskin__fast_xor16(_mm512_fmadd_ps(c10, n[0], _mm512_fmadd_ps(c11, n[1], _mm512_mul_ps(c12, n[2]))), sgn);
+        o2 = gpuskin__fast_xor16(_mm512_fmadd_ps(c20, n[0], _mm512_fmadd_ps(c21, n[1], _mm512_mul_ps(c22, n[2]))), sgn);
+        if (ok != 0xFFFF) { /* rare: a singular lane takes A itself */
+            o0 = _mm512_mask_blend_ps(ok, _mm512_fmadd_ps(a00, n[0], _mm512_fmadd_ps(a01, n[1], _mm512_mul_ps(a02, n[2]))), o0);
+            o1 = _mm512_mask_blend_ps(ok, _mm512_fmadd_ps(a10, n[0], _mm512_fmadd_ps(a11, n[1], _mm512_mul_ps(a12, n[2]))), o1);
+            o2 = _mm512_mask_blend_ps(ok, _mm512_fmadd_ps(a20, n[0], _mm512_fmadd_ps(a21, n[1], _mm512_mul_ps(a22, n[2]))), o2);
+        }
+        len = _mm512_fmadd_ps(o0, o0, _mm512_fmadd_ps(o1, o1, _mm512_mul_ps(o2, o2))); /* squared */
+        s = _mm512_mask_blend_ps(_mm512_cmp_ps_mask(len, _mm512_set1_ps(1e-36f), _CMP_GT_OQ), _mm512_set1_ps(1.0f),
+                                 gpuskin__fast_rsqrt16(len)); /* length > 1e-18 */
+        gpuskin__fast_store3x16(t, f->onrm, f->onrm_s, v0, _mm512_mul_ps(o0, s), _mm512_mul_ps(o1, s), _mm512_mul_ps(o2, s));
+    }
+}
+
+/* Groups of sixteen [v0, v1), v1 - v0 a multiple of 16; LBS. */
+GPUSKIN__FAST_TARGET_AVX512 GPUSKIN__FAST_INLINE_AVX2 void gpuskin__fast_groups_lbs16_body(const gpuskin__fast_skin *f,
+                                                                                        const gpuskin__fast_idx16 *t,
+                                                                                        size_t v0, size_t v1,
+                                                                                        gpuskin_joint_type type)
+{
+    const char *lbs = (const char *)f->lbs;
+    gpuskin__fast_group16 groups[2];
+    size_t v;
+    int cur = 0;
+    gpuskin__fast_read_group16(f, t, &groups[0], v0, type);
+    for (v = v0; v < v1; v += 16, cur ^= 1) {
+        gpuskin__fast_group16 *g = &groups[cur];
+        __m512 r[16], m[3][4], u0, u1, u2, u3;
+        /* as in gpuskin__fast_groups_lbs8_body */
+        __asm__("" : "+r"(g));
+        /* The next group's influences now: the blend below loads single offsets and
+           weights from this group's, stored a whole iteration ago rather than just
+           before (read in the same iteration, the form was ~5 % slower on a Zen 4). */
+        if (v + 16 < v1) gpuskin__fast_read_group16(f, t, &groups[cur ^ 1], v + 16, type);
+        /* (written out, as in gpuskin__fast_read_group16) */
+#define GPUSKIN__FAST_BLEND16(i) r[i] = gpuskin__fast_lbs_set16(lbs, g->off[i], g->wn[i])
+        GPUSKIN__FAST_BLEND16(0); GPUSKIN__FAST_BLEND16(1); GPUSKIN__FAST_BLEND16(2); GPUSKIN__FAST_BLEND16(3);
+        GPUSKIN__FAST_BLEND16(4); GPUSKIN__FAST_BLEND16(5); GPUSKIN__FAST_BLEND16(6); GPUSKIN__FAST_BLEND16(7);
+        GPUSKIN__FAST_BLEND16(8); GPUSKIN__FAST_BLEND16(9); GPUSKIN__FAST_BLEND16(10); GPUSKIN__FAST_BLEND16(11);
+        GPUSKIN__FAST_BLEND16(12); GPUSKIN__FAST_BLEND16(13); GPUSKIN__FAST_BLEND16(14); GPUSKIN__FAST_BLEND16(15);
+#undef GPUSKIN__FAST_BLEND16
+        /* Each 128-bit lane transposed across vertices 4q..4q+3: r[4q + c] lane k =
+           row k, column c of those four vertices. */
+        GPUSKIN__FAST_TRANSPOSE4X(_mm512, r[0], r[1], r[2], r[3]);
+        GPUSKIN__FAST_TRANSPOSE4X(_mm512, r[4], r[5], r[6], r[7]);
+        GPUSKIN__FAST_TRANSPOSE4X(_mm512, r[8], r[9], r[10], r[11]);
+        GPUSKIN__FAST_TRANSPOSE4X(_mm512, r[12], r[13], r[14], r[15]);
+        /* then the 128-bit lanes: m[row][col] lane = vertex */
+#define GPUSKIN__FAST_COLUMN16(c)                                                                              \
+    u0 = _mm512_shuffle_f32x4(r[c], r[4 + (c)], _MM_SHUFFLE(1, 0, 1, 0));                                      \
+    u1 = _mm512_shuffle_f32x4(r[8 + (c)], r[12 + (c)], _MM_SHUFFLE(1, 0, 1, 0));                               \
+    u2 = _mm512_shuffle_f32x4(r[c], r[4 + (c)], _MM_SHUFFLE(2, 2, 2, 2));                                      \
+    u3 = _mm512_shuffle_f32x4(r[8 + (c)], r[12 + (c)], _MM_SHUFFLE(2, 2, 2, 2));                               \
+    m[0][c] = _mm512_shuffle_f32x4(u0, u1, _MM_SHUFFLE(2, 0, 2, 0));                                           \
+    m[1][c] = _mm512_shuffle_f32x4(u0, u1, _MM_SHUFFLE(3, 1, 3, 1));                                           \
+    m[2][c] = _mm512_shuffle_f32x4(u2, u3, _MM_SHUFFLE(2, 0, 2, 0))
+        GPUSKIN__FAST_COLUMN16(0);
+        GPUSKIN__FAST_COLUMN16(1);
+        GPUSKIN__FAST_COLUMN16(2);
+        GPUSKIN__FAST_COLUMN16(3);
+#undef GPUSKIN__FAST_COLUMN16
+        {
+            const __mmask16 unit = (__mmask16)~g->weighted;
+            const __m512 one = _mm512_set1_ps(1.0f);
+            m[0][0] = _mm512_mask_add_ps(m[0][0], unit, m[0][0], one);
+            m[1][1] = _mm512_mask_add_ps(m[1][1], unit, m[1][1], one);
+            m[2][2] = _mm512_mask_add_ps(m[2][2], unit, m[2][2], one);
+        }
+        gpuskin__fast_apply16(f, t, v, m);
+    }
+}
+
+/* One influence set, no tangents (see above). */
+GPUSKIN__FAST_TARGET_AVX512 static void gpuskin__fast_groups_lbs16(const gpuskin__fast_skin *f, size_t v0, size_t v1)
+{
+    const gpuskin_joint_type t = f->joint_type;
+    gpuskin__fast_idx16 idx;
+    gpuskin__fast_idx16_init(&idx);
+    if (t == GPUSKIN_JOINT_U16) gpuskin__fast_groups_lbs16_body(f, &idx, v0, v1, GPUSKIN_JOINT_U16);
+    else if (t == GPUSKIN_JOINT_U8) gpuskin__fast_groups_lbs16_body(f, &idx, v0, v1, GPUSKIN_JOINT_U8);
+    else gpuskin__fast_groups_lbs16_body(f, &idx, v0, v1, GPUSKIN_JOINT_U32);
+}
+#undef GPUSKIN__FAST_IDX16
+#if defined(__GNUC__) && !defined(__clang__)
+#pragma GCC diagnostic pop
+#endif
+#endif /* GPUSKIN__FAST_AVX512 */
 #endif
 
 /* Groups [v0, v1), v1 - v0 a multiple of 4; one loop per variant, so the set count
@@ -4359,6 +4696,13 @@ GPUSKIN__FAST_TARGET_AVX2 static void gpuskin__fast_groups_lbs8(const gpuskin__f
 static void gpuskin__fast_groups(const gpuskin__fast_skin *f, size_t v0, size_t v1)
 {
     size_t v;
+#ifdef GPUSKIN__FAST_AVX512
+    if (!f->dqs && f->sets == 1 && !f->otan && v1 - v0 >= 16 && f->avx512) {
+        const size_t v16 = v0 + ((v1 - v0) & ~(size_t)15);
+        gpuskin__fast_groups_lbs16(f, v0, v16);
+        v0 = v16;
+    }
+#endif
 #ifdef GPUSKIN__FAST_AVX2
     if (!f->dqs && v1 - v0 >= 8 && f->avx2) {
         const size_t v8 = v0 + ((v1 - v0) & ~(size_t)7);
@@ -4685,6 +5029,11 @@ GPUSKIN_API gpuskin_result gpuskin_skin_cpu_fast(const gpuskin_cpu_skin_desc *de
     f.avx2 = gpuskin__fast_cpu_has_avx2_fma();
 #else
     f.avx2 = 0;
+#endif
+#ifdef GPUSKIN__FAST_AVX512
+    f.avx512 = f.avx2 && gpuskin__fast_cpu_has_avx512();
+#else
+    f.avx512 = 0;
 #endif
     f.joint_count = desc->joint_count;
     f.joint_type = s->joint_type;

@@ -63,6 +63,17 @@ static int cpu_avx2_fma(void)
 #endif
 }
 
+/* Which form LBS skinning takes on this CPU (gpuskin_skin_cpu_fast). */
+static const char *skin_form(void)
+{
+#if defined(GPUSKIN__FAST_AVX512)
+    __builtin_cpu_init();
+    if (__builtin_cpu_supports("avx512f") && cpu_avx2_fma())
+        return "; LBS skinning AVX-512F (one influence set, no tangents; else AVX2 + FMA) on this CPU";
+#endif
+    return cpu_avx2_fma() ? "; LBS skinning AVX2 + FMA on this CPU" : "";
+}
+
 /* Which form gpuskin_build_palettes takes on this CPU (whole groups; a single
    instance: one at a time, rows with AVX2, one register a matrix with AVX-512). */
 static const char *palette_form(void)
@@ -902,8 +913,8 @@ int main(int argc, char **argv)
         fprintf(csv, "group,variant,size,threads,samples,batch,median_s,min_s,max_s,value,unit\n");
     }
 #ifdef GPUSKIN__FAST_SSE2
-    printf("bench_cpu: fast path SSE2%s; palettes %s%s\n", cpu_avx2_fma() ? "; LBS skinning AVX2 + FMA on this CPU" : "",
-           palette_form(), quick ? " (quick: correctness only, no figures)" : "");
+    printf("bench_cpu: fast path SSE2%s; palettes %s%s\n", skin_form(), palette_form(),
+           quick ? " (quick: correctness only, no figures)" : "");
 #else
     printf("bench_cpu: fast path portable%s\n", quick ? " (quick: correctness only, no figures)" : "");
 #endif
