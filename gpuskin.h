@@ -564,8 +564,11 @@ typedef struct gpuskin_crowd_upload_desc {
 } gpuskin_crowd_upload_desc;
 
 /* Writes one frame slot. LBS instances write 48 bytes a joint, rigid DQS 32, DQS
-   with a non-rigid joint 80 (a slot reserves 128 B per instance-joint + 4 B per
-   instance). The slot must not be in use by the GPU. instance_count 0 is a no-op.
+   with a non-rigid joint 80, and each instance its 4-byte method word; an upload
+   that turns an instance from LBS to DQS or back also rewrites the slot's
+   instance list (4 B per instance of the capacity; a slot reserves 128 B per
+   instance-joint + 8 B per instance). The slot must not be in use by the GPU.
+   instance_count 0 is a no-op.
    Methods are checked before anything is written (GPUSKIN_ERROR_INVALID_METHOD
    leaves the slot as it was); a non-finite palette (GPUSKIN_ERROR_NON_FINITE) is
    found while packing and leaves the slot partly written: upload it again before
@@ -618,12 +621,13 @@ typedef struct gpuskin_skin_dispatch_desc {
    rigid DQS, or all DQS with the residual gets a kernel with that blend only,
    which needs fewer registers (on an H200 11 %, 25 % and 13 % faster than the
    general kernel); LBS mixed with rigid DQS a kernel with both blends but not the
-   residual's, which reads each instance's word; anything else with the residual
-   the general kernel, which reads each instance's word too. So a command buffer
-   replayed after an upload that changes those methods must be recorded again, or
-   with GPUSKIN_KERNEL_ANY_METHOD, or it skins those instances with the wrong
-   method's palette (still inside the slot: wrong shapes, never out-of-bounds
-   reads).
+   residual's, which takes the range's instances through the slot's instance list
+   (LBS ones first) so that its workgroups run one blend each; anything else with
+   the residual the general kernel, which reads each instance's word. So a
+   command buffer replayed after an upload that changes those methods must be
+   recorded again, or with GPUSKIN_KERNEL_ANY_METHOD, or it skins those instances
+   with the wrong method's palette, or not at all (still inside the slot and the
+   output: wrong shapes, never an out-of-bounds read or write).
    Each invocation skins one vertex for 4 instances, or for 8 when the kernel is
    specialised and the dispatch has >= 2^23 vertex-instances (faster there,
    slower on small crowds); instances_per_invocation overrides it.
@@ -5113,11 +5117,15 @@ GPUSKIN_API gpuskin_result gpuskin_skin_cpu_fast(const gpuskin_cpu_skin_desc *de
                   written once at creation, so a draw or dispatch pushes a
                   single address for all of them
        methods    uint per instance
+       order      uint per instance: the instance list, the slot's LBS instances
+                  then its DQS ones, each in instance order (kernel 3's rows);
+                  rewritten by an upload that turns an instance LBS or DQS; not
+                  in the gpuskin_Frame header (the shaders of hosts never read it)
        lbs        3 vec4 per instance-joint (48 B): rows of the 3x4 affine
        dq         2 vec4 per instance-joint (32 B): real, dual
        residual   3 vec4 per instance-joint (48 B): rows of S
    Instance i's slice of each array starts at i * joint_count, so a slot
-   reserves 128 B per instance-joint (+4 B per instance) while an upload writes
+   reserves 128 B per instance-joint (+8 B per instance) while an upload writes
    only what the instance's method reads: 48 B/joint for LBS, 32 for rigid DQS,
    80 for DQS with the residual. Three arrays rather than one interleaved record
    keep what a method reads dense in cache. */
@@ -5184,10 +5192,11 @@ GPUSKIN__VK_STATIC_ASSERT(sizeof(gpuskin__vk_frame_header) == 88, frame_header_m
 typedef struct gpuskin__vk_skin_push {
     VkDeviceAddress frame;
     VkDeviceAddress output;
+    VkDeviceAddress order;
     uint32_t first_instance;
     uint32_t output_flags;
     uint32_t instance_count;
-    uint32_t pad;
+    uint32_t lbs_start, lbs_rows, dqs_start; /* kernel 3: see gpuskin__vk_list_rows */
 } gpuskin__vk_skin_push;
 
 /* gpuskin_DrawPush in skin.vert. */
@@ -5201,7 +5210,7 @@ typedef struct gpuskin__vk_draw_push {
 } gpuskin__vk_draw_push;
 
 /* 128 bytes is all Vulkan guarantees (and what lavapipe and many mobile GPUs give). */
-GPUSKIN__VK_STATIC_ASSERT(sizeof(gpuskin__vk_skin_push) == 32 && sizeof(gpuskin__vk_skin_push) <= 128, skin_push);
+GPUSKIN__VK_STATIC_ASSERT(sizeof(gpuskin__vk_skin_push) == 48 && sizeof(gpuskin__vk_skin_push) <= 128, skin_push);
 GPUSKIN__VK_STATIC_ASSERT(sizeof(gpuskin__vk_draw_push) == 104 && sizeof(gpuskin__vk_draw_push) <= 128, draw_push);
 
 /* skin.vert's flag bits beyond the public GPUSKIN_DRAW_*. */
@@ -5217,7 +5226,7 @@ GPUSKIN__VK_STATIC_ASSERT(sizeof(gpuskin__vk_draw_push) == 104 && sizeof(gpuskin
 #define GPUSKIN__VK_KERNEL_ANY 0u       /* both blends and the residual, per instance method word */
 #define GPUSKIN__VK_KERNEL_LBS 1u       /* every instance LBS */
 #define GPUSKIN__VK_KERNEL_DQS_RIGID 2u /* every instance DQS without the residual */
-#define GPUSKIN__VK_KERNEL_LBS_DQS 3u   /* LBS and DQS without the residual, per instance method word */
+#define GPUSKIN__VK_KERNEL_LBS_DQS 3u   /* LBS and DQS without the residual, rows through the instance list */
 #define GPUSKIN__VK_KERNEL_DQS_RESIDUAL 4u /* every instance DQS with the residual */
 #define GPUSKIN__VK_KERNEL_KINDS 5u
 /* gpuskin_crowd's per-instance record of what its method word says. */
@@ -5266,10 +5275,11 @@ struct gpuskin_crowd {
     gpuskin_context *ctx;
     const gpuskin_mesh *mesh;
     uint32_t capacity, frames, joint_count, vertex_count;
-    VkDeviceSize methods, lbs, dq, residual; /* byte offsets in each slot buffer */
+    VkDeviceSize methods, order, lbs, dq, residual; /* byte offsets in each slot buffer */
     VkDeviceSize slot_size;                  /* bytes used of each */
     gpuskin_buffer *slots;                   /* frames of them */
     unsigned char *kinds;                    /* [frame][instance]: GPUSKIN__VK_KIND_* of its method word */
+    uint32_t *lbs_counts;                    /* [frame]: the slot's LBS instances (its list's first part) */
     float *residual_scratch;                 /* joint_count * 12: see gpuskin_crowd_upload */
 };
 
@@ -5898,17 +5908,20 @@ GPUSKIN_API void gpuskin_crowd_destroy(gpuskin_crowd *crowd)
     }
     if (crowd->residual_scratch) GPUSKIN_FREE(crowd->residual_scratch, crowd->ctx->alloc_user);
     if (crowd->kinds) GPUSKIN_FREE(crowd->kinds, crowd->ctx->alloc_user);
+    if (crowd->lbs_counts) GPUSKIN_FREE(crowd->lbs_counts, crowd->ctx->alloc_user);
     GPUSKIN_FREE(crowd, crowd->ctx->alloc_user);
 }
 
-/* Header, all-LBS method words and identity rows: an instance never uploaded
-   draws in its bind pose instead of reading garbage. */
+/* Header, all-LBS method words, the instance list in instance order (all LBS)
+   and identity rows: an instance never uploaded draws in its bind pose instead of
+   reading garbage. */
 static void gpuskin__vk_slot_init(const gpuskin_crowd *crowd, const gpuskin_buffer *slot)
 {
     const gpuskin_mesh *mesh = crowd->mesh;
     unsigned char *base = (unsigned char *)slot->mapped;
     gpuskin__vk_frame_header h;
     float *lbs = (float *)(void *)(base + crowd->lbs);
+    uint32_t *order = (uint32_t *)(void *)(base + crowd->order);
     size_t i, rows = (size_t)crowd->capacity * crowd->joint_count;
 
     GPUSKIN__VK_ZERO(h);
@@ -5926,7 +5939,8 @@ static void gpuskin__vk_slot_init(const gpuskin_crowd *crowd, const gpuskin_buff
     h.influence_sets = mesh->influence_sets;
     h.streams = mesh->streams;
     memcpy(base, &h, sizeof h);
-    memset(base + crowd->methods, 0, (size_t)(crowd->lbs - crowd->methods));
+    memset(base + crowd->methods, 0, (size_t)(crowd->order - crowd->methods));
+    for (i = 0; i < crowd->capacity; ++i) order[i] = (uint32_t)i;
     for (i = 0; i < rows; ++i) {
         static const float identity[12] = {1, 0, 0, 0, 0, 1, 0, 0, 0, 0, 1, 0};
         memcpy(lbs + i * 12u, identity, sizeof identity);
@@ -5960,7 +5974,8 @@ GPUSKIN_API gpuskin_result gpuskin_crowd_create(gpuskin_context *ctx, const gpus
     crowd->joint_count = desc->mesh->joint_count;
     crowd->vertex_count = desc->mesh->vertex_count;
     crowd->methods = GPUSKIN__VK_HEADER_SIZE;
-    crowd->lbs = gpuskin__vk_align16(crowd->methods + (VkDeviceSize)desc->capacity * 4u);
+    crowd->order = crowd->methods + (VkDeviceSize)desc->capacity * 4u;
+    crowd->lbs = gpuskin__vk_align16(crowd->order + (VkDeviceSize)desc->capacity * 4u);
     crowd->dq = crowd->lbs + (VkDeviceSize)joints_total * 48u;
     crowd->residual = crowd->dq + (VkDeviceSize)joints_total * 32u;
     size = crowd->residual + (VkDeviceSize)joints_total * 48u;
@@ -5972,7 +5987,10 @@ GPUSKIN_API gpuskin_result gpuskin_crowd_create(gpuskin_context *ctx, const gpus
     crowd->slots = (gpuskin_buffer *)gpuskin__vk_calloc(ctx, sizeof(gpuskin_buffer) * crowd->frames);
     /* zeros: GPUSKIN__VK_KIND_LBS, as gpuskin__vk_slot_init's method words */
     crowd->kinds = (unsigned char *)gpuskin__vk_calloc(ctx, (size_t)crowd->capacity * crowd->frames);
-    if (!crowd->residual_scratch || !crowd->slots || !crowd->kinds) r = GPUSKIN_ERROR_OUT_OF_MEMORY;
+    crowd->lbs_counts = (uint32_t *)gpuskin__vk_calloc(ctx, sizeof(uint32_t) * crowd->frames);
+    if (!crowd->residual_scratch || !crowd->slots || !crowd->kinds || !crowd->lbs_counts)
+        r = GPUSKIN_ERROR_OUT_OF_MEMORY;
+    for (f = 0; f < crowd->frames && r == GPUSKIN_SUCCESS; ++f) crowd->lbs_counts[f] = crowd->capacity;
     for (f = 0; f < crowd->frames && r == GPUSKIN_SUCCESS; ++f) {
         r = gpuskin__vk_create_buffer(ctx, size, VK_BUFFER_USAGE_STORAGE_BUFFER_BIT, GPUSKIN_MEMORY_UPLOAD,
                                       &crowd->slots[f]);
@@ -5986,14 +6004,28 @@ GPUSKIN_API gpuskin_result gpuskin_crowd_create(gpuskin_context *ctx, const gpus
     return GPUSKIN_SUCCESS;
 }
 
+/* The slot's instance list: its LBS instances, then its DQS ones (rigid or not),
+   each in instance order. So the LBS instances of any range [a, b) sit together
+   in the list, and so do its DQS ones: gpuskin__vk_list_rows finds where. */
+static void gpuskin__vk_write_order(gpuskin_crowd *crowd, uint32_t frame)
+{
+    const unsigned char *kinds = crowd->kinds + (size_t)frame * crowd->capacity;
+    uint32_t *order = (uint32_t *)(void *)((unsigned char *)crowd->slots[frame].mapped + crowd->order);
+    uint32_t i, lbs = 0, dqs;
+    for (i = 0; i < crowd->capacity; ++i) lbs += kinds[i] == GPUSKIN__VK_KIND_LBS;
+    crowd->lbs_counts[frame] = lbs;
+    for (dqs = lbs, lbs = 0, i = 0; i < crowd->capacity; ++i) order[kinds[i] == GPUSKIN__VK_KIND_LBS ? lbs++ : dqs++] = i;
+}
+
 GPUSKIN_API gpuskin_result gpuskin_crowd_upload(gpuskin_crowd *crowd, const gpuskin_crowd_upload_desc *desc)
 {
     unsigned char *base;
     float *lbs, *dq, *residual;
     uint32_t *methods;
-    unsigned char *kinds;
+    unsigned char *kinds, kind;
     size_t J, i;
-    gpuskin_result r;
+    gpuskin_result r = GPUSKIN_SUCCESS;
+    int relisted = 0;
 
     if (!crowd || !desc) return GPUSKIN_ERROR_NULL_ARGUMENT;
     if (desc->frame >= crowd->frames) return GPUSKIN_ERROR_FRAME_SLOT;
@@ -6035,14 +6067,18 @@ GPUSKIN_API gpuskin_result gpuskin_crowd_upload(gpuskin_crowd *crowd, const gpus
             r = gpuskin_pack_lbs(palette, (uint32_t)J, lbs + i * J * GPUSKIN_LBS_FLOATS_PER_JOINT);
 #endif
         }
-        if (r != GPUSKIN_SUCCESS) return r;
+        if (r != GPUSKIN_SUCCESS) break;
         methods[i] = word;
-        kinds[i] = (unsigned char)((word & GPUSKIN_METHOD_ID_MASK) == GPUSKIN_METHOD_LBS ? GPUSKIN__VK_KIND_LBS
-                                   : (word & GPUSKIN_METHOD_RESIDUAL_BIT)               ? GPUSKIN__VK_KIND_DQS_RESIDUAL
-                                                                                        : GPUSKIN__VK_KIND_DQS_RIGID);
+        kind = (unsigned char)((word & GPUSKIN_METHOD_ID_MASK) == GPUSKIN_METHOD_LBS ? GPUSKIN__VK_KIND_LBS
+                               : (word & GPUSKIN_METHOD_RESIDUAL_BIT)               ? GPUSKIN__VK_KIND_DQS_RESIDUAL
+                                                                                    : GPUSKIN__VK_KIND_DQS_RIGID);
+        relisted |= (kind == GPUSKIN__VK_KIND_LBS) != (kinds[i] == GPUSKIN__VK_KIND_LBS);
+        kinds[i] = kind;
         if (desc->out_method_words) desc->out_method_words[i] = word;
     }
-    return GPUSKIN_SUCCESS;
+    /* also after a bad palette: the list must agree with the words written so far */
+    if (relisted) gpuskin__vk_write_order(crowd, desc->frame);
+    return r;
 }
 
 /* ---- Compute skinning ------------------------------------------------------------- */
@@ -6051,6 +6087,21 @@ GPUSKIN_API uint32_t gpuskin_output_stride(uint32_t output_flags)
 {
     return 12u + ((output_flags & GPUSKIN_OUTPUT_NORMALS) ? 12u : 0u) +
            ((output_flags & GPUSKIN_OUTPUT_TANGENTS) ? 16u : 0u);
+}
+
+/* Where kernel 3 finds the rows of instances [first, first + count) in the slot's
+   instance list: the range's LBS instances are lbs_rows entries from lbs_start,
+   its DQS ones the rest, from dqs_start (see gpuskin__vk_write_order). */
+static void gpuskin__vk_list_rows(const gpuskin_crowd *crowd, uint32_t frame, uint32_t first, uint32_t count,
+                                  gpuskin__vk_skin_push *push)
+{
+    const unsigned char *kinds = crowd->kinds + (size_t)frame * crowd->capacity;
+    uint32_t i, before = 0, inside = 0;
+    for (i = 0; i < first; ++i) before += kinds[i] == GPUSKIN__VK_KIND_LBS;
+    for (i = first; i < first + count; ++i) inside += kinds[i] == GPUSKIN__VK_KIND_LBS;
+    push->lbs_start = before;
+    push->lbs_rows = inside;
+    push->dqs_start = crowd->lbs_counts[frame] + (first - before);
 }
 
 GPUSKIN_API gpuskin_result gpuskin_cmd_skin(gpuskin_crowd *crowd, VkCommandBuffer cmd,
@@ -6118,6 +6169,7 @@ GPUSKIN_API gpuskin_result gpuskin_cmd_skin(gpuskin_crowd *crowd, VkCommandBuffe
                               ctx->compute_pipelines[crowd->mesh->influence_sets == 2 ? 1 : 0][kernel][per_invocation == 8u]);
     GPUSKIN__VK_ZERO(push);
     push.frame = crowd->slots[desc->frame].address;
+    push.order = crowd->slots[desc->frame].address + crowd->order;
     push.output_flags = desc->output_flags;
     /* Records with normals are an even number of floats; every chunk starts a whole
        number of records in, so one test of the base address covers them all. */
@@ -6128,6 +6180,7 @@ GPUSKIN_API gpuskin_result gpuskin_cmd_skin(gpuskin_crowd *crowd, VkCommandBuffe
         push.output = desc->output + (VkDeviceAddress)done * per_instance;
         push.first_instance = desc->first_instance + done;
         push.instance_count = n;
+        if (kernel == GPUSKIN__VK_KERNEL_LBS_DQS) gpuskin__vk_list_rows(crowd, desc->frame, push.first_instance, n, &push);
         ctx->vk.vkCmdPushConstants(cmd, ctx->compute_layout, VK_SHADER_STAGE_COMPUTE_BIT, 0, sizeof push, &push);
         ctx->vk.vkCmdDispatch(cmd, groups_x, (n + per_invocation - 1u) / per_invocation, 1);
         done += n;

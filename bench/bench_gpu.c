@@ -1,14 +1,16 @@
 /* bench/bench_gpu.c - GPU throughput of gpuskin's Vulkan half.
 
    usage: bench_gpu [--quick] [--csv PATH] [--reps N] [--model PATH.glb] [--max-instances N] [--compute-only]
-                    [--sets 1|2]
+                    [--sets 1|2] [--mixed-run N]
 
    One run, on the device vk_setup.h's rules pick (GPUSKIN_DEVICE=<name part>, else
    the first discrete GPU), with no validation layer:
    1. the write-bandwidth ceiling: bench/fill.comp, one vec4 per invocation,
       workgroups of 256, over a large buffer; then the same buffer as 24-byte
       records (one an invocation) written as 3 vec2s, 6 floats, or a vec4 and a
-      vec2: what the store width alone costs;
+      vec2: what the store width alone costs; and vec4 + vec2 records only as
+      many as a dispatch of 64 and of 1,024 synthetic instances writes: what a
+      dispatch of that size reaches with nothing computed;
    2. compute skinning (gpuskin_cmd_skin) of a synthetic 50,000-vertex 64-joint mesh
       and of CesiumMan, 1 / 64 / 1,024 / 16,384 instances, LBS / DQS (rigid) / DQS
       with residual / mixed: vertex-instances per second and output bytes per
@@ -28,6 +30,8 @@
    --compute-only: sections 1, 2 and 4 (for comparing kernels head to head).
    --sets 2: the synthetic mesh with a second influence set (8 influences a
    vertex, 0-4 of them in the second set), which takes the kernels built for two.
+   --mixed-run N: the mixed crowd alternates LBS and rigid DQS in runs of N
+   instances (default 1: every other instance).
    Ends "N passed, N failed". */
 #define _POSIX_C_SOURCE 200809L
 #include <volk.h>
@@ -512,6 +516,29 @@ static void bench_ceiling(void)
         printf("  24-byte records as %s: %.3f ms = %.1f GB/s, %.0f%% of the ceiling\n", whats[j.mode], s.median * 1e3,
                rec_bytes / s.median / 1e9, 100.0 * rec_bytes / s.median / ceiling_bps);
     }
+    /* The same records, only as many as one dispatch of the synthetic mesh (50,000
+       vertices; the quick mesh's 96) writes for 64 and 1,024 instances: how much of
+       the ceiling a dispatch of that size can reach at all (launch, ramp-up, the
+       last partial wave), with nothing computed. */
+    for (i = 0; i < 2; ++i) {
+        static const uint32_t instances[2] = {64, 1024};
+        char label[96];
+        const uint64_t records = (uint64_t)(quick ? 96u : 50000u) * instances[i];
+        const double rec_bytes = (double)records * 24.0;
+        float v[6];
+        if (records * 24u > bytes) continue;
+        j.mode = 3;
+        j.count = (uint32_t)records;
+        s = gpu_time(fill_prep, fill_body, &j, 0);
+        readback(&j.buf, (VkDeviceSize)(j.count - 1u) * 24u, 24, v);
+        snprintf(label, sizeof label, "fill, %u instances' records: last record written", instances[i]);
+        check(v[0] == (float)(j.count - 1u) && v[5] == 2.0f, label);
+        snprintf(label, sizeof label, "write 24 B as a vec4 and a vec2 store, %u instances' bytes", instances[i]);
+        csv_row("ceiling", label, rec_bytes, s, rec_bytes / s.median / 1e9, "GB/s");
+        printf("  the same, only the %.1f MiB of %u synthetic instances: %.4f ms = %.1f GB/s, %.0f%% of the ceiling\n",
+               rec_bytes / 1048576.0, instances[i], s.median * 1e3, rec_bytes / s.median / 1e9,
+               100.0 * rec_bytes / s.median / ceiling_bps);
+    }
     gpu_buffer_free(&j.buf);
 }
 
@@ -672,6 +699,9 @@ static void mesh_upload(mesh *m)
 
 enum { M_LBS, M_DQS, M_DQS_RESIDUAL, M_MIXED, M_COUNT };
 static const char *method_name[M_COUNT] = {"LBS", "DQS", "DQS+residual", "mixed"};
+/* A mixed crowd alternates LBS and rigid DQS in runs of this many instances
+   (--mixed-run; 1: every other instance). */
+static uint32_t mixed_run = 1;
 
 /* Palettes (mat4) of n instances on a square grid, facing the camera: a clip
    sampled at a different time for each, or random joint rotations (small enough to
@@ -746,7 +776,7 @@ static void crowd_make(crowd *cw, const mesh *m, uint32_t n, int kind)
     cw->words = (uint32_t *)xmalloc((size_t)n * 4);
     make_palettes(m, n, kind == M_DQS_RESIDUAL, cw->pal);
     for (i = 0; i < n; ++i)
-        cw->methods[i] = (uint8_t)(kind == M_LBS ? GPUSKIN_METHOD_LBS : kind == M_MIXED ? (i % 2 ? GPUSKIN_METHOD_DQS : GPUSKIN_METHOD_LBS)
+        cw->methods[i] = (uint8_t)(kind == M_LBS ? GPUSKIN_METHOD_LBS : kind == M_MIXED ? ((i / mixed_run) % 2 ? GPUSKIN_METHOD_DQS : GPUSKIN_METHOD_LBS)
                                                                                         : GPUSKIN_METHOD_DQS);
     memset(&rd, 0, sizeof rd);
     rd.mesh = m->gpu;
@@ -1185,7 +1215,8 @@ static void report_memory(mesh *m)
     }
     printf("  crowd of 16, 2 frame slots: %.0f bytes = %.1f B per instance-joint and slot\n", (double)cw.bytes,
            (double)cw.bytes / 2.0 / (16.0 * m->joints));
-    printf("  upload per frame: LBS 48 B/joint, DQS rigid 32, DQS with residual 80 (+4 B/instance method word)\n");
+    printf("  upload per frame: LBS 48 B/joint, DQS rigid 32, DQS with residual 80 (+4 B/instance method word;"
+           " +4 B per instance of the capacity, the instance list, in a frame that turns an instance LBS <-> DQS)\n");
     for (t = 0; t < vk.memory.memoryTypeCount; ++t) {
         const VkMemoryPropertyFlags f = vk.memory.memoryTypes[t].propertyFlags;
         if ((f & VK_MEMORY_PROPERTY_DEVICE_LOCAL_BIT) && (f & VK_MEMORY_PROPERTY_HOST_VISIBLE_BIT)) {
@@ -1221,12 +1252,14 @@ int main(int argc, char **argv)
         else if (!strcmp(argv[i], "--model") && i + 1 < argc) model_path = argv[++i];
         else if (!strcmp(argv[i], "--max-instances") && i + 1 < argc) max_instances = (uint32_t)atoi(argv[++i]);
         else if (!strcmp(argv[i], "--compute-only")) compute_only = 1;
+        else if (!strcmp(argv[i], "--mixed-run") && i + 1 < argc && atoi(argv[i + 1]) >= 1)
+            mixed_run = (uint32_t)atoi(argv[++i]);
         else if (!strcmp(argv[i], "--sets") && i + 1 < argc && (atoi(argv[i + 1]) == 1 || atoi(argv[i + 1]) == 2))
             sets = (uint32_t)atoi(argv[++i]);
         else {
             fprintf(stderr,
                     "usage: %s [--quick] [--csv PATH] [--reps N] [--model PATH.glb] [--max-instances N] [--compute-only]"
-                    " [--sets 1|2]\n",
+                    " [--sets 1|2] [--mixed-run N]\n",
                     argv[0]);
             return 2;
         }

@@ -4,14 +4,15 @@
 # Shared GPUs drift between sessions, so kernel variants are compared in one
 # session, alternating: each build/h2h/bench_gpu_* binary (any number; built
 # locally from the variant's gpuskin.h / gpuskin_shaders.h, see BENCHMARKS.md)
-# runs `--compute-only --reps 20` ROUNDS times (default 2), in turn.
+# runs `--compute-only --reps 20` ROUNDS times (default 2), in turn, with the
+# extra arguments in H2H_ARGS (e.g. "--sets 2" or "--mixed-run 4"), if any.
 # Carry: [".gl", "build/h2h", "build/bench-libs"] (strip the binaries: the carry
 # limit is 64 MiB). Writes $OUT/h2h.tgz (every run's log and CSV, and
 # h2h_summary.txt: the figure lines of each run) and prints the summary.
 set -u
 for f in .gl/*.deb; do dpkg -x "$f" /; done; ldconfig
 OUT=${OUT:-/tmp/gpuskin-h2h}
-W=/tmp/gpuskin-h2h-work
+W=${W:-/tmp/gpuskin-h2h-work} # another W (and OUT) for each H2H_ARGS in one call
 mkdir -p "$OUT" "$W"
 export LD_LIBRARY_PATH="$PWD/build/bench-libs${LD_LIBRARY_PATH:+:$LD_LIBRARY_PATH}"
 if ! ls /usr/share/vulkan/icd.d/nvidia*.json /etc/vulkan/icd.d/nvidia*.json >/dev/null 2>&1 &&
@@ -25,7 +26,7 @@ for round in $(seq 1 "$ROUNDS"); do
         case "$b" in *.o) continue ;; esac
         v=${b##*/bench_gpu_}
         echo "=== round $round, $v ($(date -u +%H:%M:%S))" | tee -a "$W/h2h_summary.txt"
-        timeout 150 "$b" --compute-only --reps 20 --csv "$W/h2h_${v}_${round}.csv" >"$W/h2h_${v}_${round}.log" 2>&1
+        timeout 150 "$b" --compute-only --reps 20 ${H2H_ARGS:-} --csv "$W/h2h_${v}_${round}.csv" >"$W/h2h_${v}_${round}.log" 2>&1
         echo "    rc=$?" | tee -a "$W/h2h_summary.txt"
         grep -E '^(Write-bandwidth|Compute skinning|LBS|DQS|mixed|FAIL|[0-9]+ passed)' "$W/h2h_${v}_${round}.log" |
             tee -a "$W/h2h_summary.txt"

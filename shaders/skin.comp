@@ -15,12 +15,15 @@ layout(constant_id = 0) const uint gpuskin_SETS = 2u;
 
 // Which blend the kernel contains: 0 = both, with the residual, chosen per
 // instance by its method word; 1 = LBS only; 2 = rigid DQS only; 3 = LBS or rigid
-// DQS, per instance (no residual); 4 = DQS with the residual only.
+// DQS (no residual), its rows through the slot's instance list; 4 = DQS with the
+// residual only.
 // gpuskin_cmd_skin picks 1, 2 or 4 when every instance of the dispatch has that
 // method, 3 when they mix LBS and rigid DQS: without the code a dispatch does not
-// need the kernel needs fewer registers, and 1, 2 and 4 need no method words (on
-// an H200 the LBS kernel runs ~11 % faster than the general one, the rigid DQS
-// one ~25 %, the residual one ~13 %; BENCHMARKS.md).
+// need the kernel needs fewer registers, and 1, 2, 3 and 4 need no method words
+// (on an H200 the LBS kernel runs ~11 % faster than the general one, the rigid
+// DQS one ~25 %, the residual one ~13 %, and 3 on a crowd alternating LBS and
+// rigid DQS ~2.5 % faster through the list than choosing per instance;
+// BENCHMARKS.md).
 layout(constant_id = 1) const uint gpuskin_ONLY_METHOD = 0u;
 // Instances one invocation skins in turn (4 or 8): a vertex's joints, weights and
 // bind pose are fetched once for all of them. More is faster on big dispatches
@@ -34,15 +37,83 @@ layout(local_size_x = 64) in;
 layout(buffer_reference, std430, buffer_reference_align = 8) writeonly buffer gpuskin_OutVec2s { vec2 v[]; };
 layout(buffer_reference, std430, buffer_reference_align = 16) writeonly buffer gpuskin_OutVec4s { vec4 v[]; };
 
-// Mirrored by gpuskin__vk_skin_push in gpuskin.h (32 bytes).
+// Mirrored by gpuskin__vk_skin_push in gpuskin.h (48 bytes).
 layout(push_constant) uniform gpuskin_SkinPush {
     gpuskin_Frame frame;
     gpuskin_OutFloats out_floats;   // this dispatch's first instance lands at v[0]
-    uint first_instance;            // palette instance of dispatch row 0
+    gpuskin_Uints order;            // kernel 3: the slot's instance list, LBS instances first
+    uint first_instance;            // palette instance of dispatch row 0 (kernel 3: of output record 0)
     uint output_flags;              // bit 0 normals, bit 1 tangents, bit 2 pairs (GPUSKIN__VK_SKIN_PAIRS)
     uint instance_count;            // instances in this dispatch
-    uint pad0;
+    uint lbs_start;                 // kernel 3: rows [0, lbs_rows) are order.v[lbs_start + row], LBS;
+    uint lbs_rows;                  // rows from lbs_rows on are order.v[dqs_start + row - lbs_rows],
+    uint dqs_start;                 // rigid DQS
 } pc;
+
+// Writes one record: position, then normal and tangent where the output has
+// them, at float offset o (record `o / stride` of the output).
+void gpuskin_put(mat3x4 m, uint o, vec3 bp, vec3 bn, vec4 bt, bool normals, bool tangents, bool pairs,
+                 uint pair_phase, gpuskin_OutVec2s out2, gpuskin_OutVec4s out4)
+{
+    vec3 p = gpuskin_skin_point(m, bp);
+    if (pairs && gpuskin_ONLY_METHOD == 0u) {  // normals are on
+        vec3 n = gpuskin_skin_normal(m, bn);
+        uint o2 = o >> 1u;
+        out2.v[o2 + 0u] = p.xy;
+        out2.v[o2 + 1u] = vec2(p.z, n.x);
+        out2.v[o2 + 2u] = n.yz;
+        if (tangents) {
+            vec4 t = gpuskin_skin_tangent(m, bt);
+            out2.v[o2 + 3u] = t.xy;
+            out2.v[o2 + 4u] = t.zw;
+        }
+        return;
+    }
+    if (pairs) {
+        vec3 n = gpuskin_skin_normal(m, bn);
+        uint o2 = o >> 1u;                         // the record's first pair
+        uint q = (pair_phase + o2 + 1u) >> 1u;     // the first vec4 that starts inside it
+        bool aligned = ((pair_phase + o2) & 1u) == 0u;
+        if (!tangents) {
+            // aligned: p.xyz n.x | n.yz   else: p.xy | p.z n.xyz
+            out4.v[q] = aligned ? vec4(p, n.x) : vec4(p.z, n);
+            out2.v[aligned ? o2 + 2u : o2] = aligned ? n.yz : p.xy;
+        } else {
+            // aligned: p.xyz n.x | n.yz t.xy | t.zw   else: p.xy | p.z n.xyz | t.xyzw
+            vec4 t = gpuskin_skin_tangent(m, bt);
+            out4.v[q] = aligned ? vec4(p, n.x) : vec4(p.z, n);
+            out4.v[q + 1u] = aligned ? vec4(n.yz, t.xy) : t;
+            out2.v[aligned ? o2 + 4u : o2] = aligned ? t.zw : p.xy;
+        }
+        return;
+    }
+    pc.out_floats.v[o + 0u] = p.x;
+    pc.out_floats.v[o + 1u] = p.y;
+    pc.out_floats.v[o + 2u] = p.z;
+    o += 3u;
+    if (normals) {
+        vec3 n = gpuskin_skin_normal(m, bn);
+        pc.out_floats.v[o + 0u] = n.x;
+        pc.out_floats.v[o + 1u] = n.y;
+        pc.out_floats.v[o + 2u] = n.z;
+        o += 3u;
+    }
+    if (tangents) {
+        vec4 t = gpuskin_skin_tangent(m, bt);
+        pc.out_floats.v[o + 0u] = t.x;
+        pc.out_floats.v[o + 1u] = t.y;
+        pc.out_floats.v[o + 2u] = t.z;
+        pc.out_floats.v[o + 3u] = t.w;
+    }
+}
+
+// The palette instance of dispatch row `row`: kernel 3's through the slot's
+// instance list, the others' the row's own.
+uint gpuskin_row_instance(uint row)
+{
+    if (gpuskin_ONLY_METHOD != 3u) return pc.first_instance + row;
+    return pc.order.v[row < pc.lbs_rows ? pc.lbs_start + row : pc.dqs_start + (row - pc.lbs_rows)];
+}
 
 void main()
 {
@@ -73,8 +144,22 @@ void main()
     gpuskin_Palettes pal = gpuskin_load_palettes(f);
     uint method[gpuskin_INSTANCES_PER_INVOCATION];
     for (uint k = 0u; k < gpuskin_INSTANCES_PER_INVOCATION; ++k)
-        method[k] = (gpuskin_ONLY_METHOD == 0u || gpuskin_ONLY_METHOD == 3u) && k < rows
-                        ? f.methods.v[pc.first_instance + row0 + k] : 0u;
+        method[k] = gpuskin_ONLY_METHOD == 0u && k < rows ? f.methods.v[pc.first_instance + row0 + k] : 0u;
+    // Kernel 3 takes its rows from the slot's instance list, where the range's
+    // LBS instances come first and its rigid DQS ones after them (both in instance
+    // order), so all but at most one workgroup row hold one method: they run that
+    // method's loop, as kernel 1 or 2 would, and only the row that straddles the
+    // two chooses per instance. The rows are the workgroup's, so the choice is
+    // uniform. (A loop choosing per instance issues each instance's palette loads
+    // only once the previous instance's blend is chosen; the single-blend loops
+    // need not wait.)
+    uint blend = gpuskin_ONLY_METHOD;
+    if (gpuskin_ONLY_METHOD == 3u) {
+        if (row0 + rows <= pc.lbs_rows)
+            blend = 1u;
+        else if (row0 >= pc.lbs_rows)
+            blend = 2u;
+    }
     // A grid-stride loop: the host caps the x groups at the device limit, so any
     // vertex count fits one dispatch row.
     uint step = gl_NumWorkGroups.x * gl_WorkGroupSize.x;
@@ -83,71 +168,36 @@ void main()
         vec3 bp = gpuskin_bind_position(f, v);
         vec3 bn = normals ? gpuskin_bind_normal(f, v) : vec3(0.0);
         vec4 bt = tangents ? gpuskin_bind_tangent(f, v) : vec4(0.0);
-        for (uint k = 0u; k < rows; ++k) {
-            uint row = row0 + k;
-            mat3x4 m;
-            if (gpuskin_ONLY_METHOD == 1u)
-                m = gpuskin_blend_lbs(pal, (pc.first_instance + row) * pal.joint_count, inf);
-            else if (gpuskin_ONLY_METHOD == 2u)
-                m = gpuskin_blend_dq(pal, (pc.first_instance + row) * pal.joint_count, inf, false);
-            else if (gpuskin_ONLY_METHOD == 4u)
-                m = gpuskin_blend_dq(pal, (pc.first_instance + row) * pal.joint_count, inf, true);
-            else if (gpuskin_ONLY_METHOD == 3u)  // the host saw no residual bit in the range
-                m = (method[k] & gpuskin_METHOD_ID_MASK) == gpuskin_METHOD_DQS
-                        ? gpuskin_blend_dq(pal, (pc.first_instance + row) * pal.joint_count, inf, false)
-                        : gpuskin_blend_lbs(pal, (pc.first_instance + row) * pal.joint_count, inf);
-            else
-                m = gpuskin_skin_transform_method(pal, pc.first_instance + row, method[k], inf);
-            uint o = (row * vertex_count + v) * stride;
-            vec3 p = gpuskin_skin_point(m, bp);
-            if (pairs && gpuskin_ONLY_METHOD == 0u) {  // normals are on
-                vec3 n = gpuskin_skin_normal(m, bn);
-                uint o2 = o >> 1u;
-                out2.v[o2 + 0u] = p.xy;
-                out2.v[o2 + 1u] = vec2(p.z, n.x);
-                out2.v[o2 + 2u] = n.yz;
-                if (tangents) {
-                    vec4 t = gpuskin_skin_tangent(m, bt);
-                    out2.v[o2 + 3u] = t.xy;
-                    out2.v[o2 + 4u] = t.zw;
-                }
-                continue;
+        if (blend == 1u) {
+            for (uint k = 0u; k < rows; ++k) {
+                // Kernel 3: an instance the list puts outside this dispatch's output
+                // (a recording replayed after an upload that changed methods,
+                // which the API says to record again) is skipped, never written
+                // out of bounds.
+                uint instance = gpuskin_row_instance(row0 + k), out_row = instance - pc.first_instance;
+                if (gpuskin_ONLY_METHOD == 3u && out_row >= pc.instance_count) continue;
+                gpuskin_put(gpuskin_blend_lbs(pal, instance * pal.joint_count, inf),
+                            (out_row * vertex_count + v) * stride, bp, bn, bt, normals, tangents, pairs, pair_phase, out2, out4);
             }
-            if (pairs) {
-                vec3 n = gpuskin_skin_normal(m, bn);
-                uint o2 = o >> 1u;                         // the record's first pair
-                uint q = (pair_phase + o2 + 1u) >> 1u;     // the first vec4 that starts inside it
-                bool aligned = ((pair_phase + o2) & 1u) == 0u;
-                if (!tangents) {
-                    // aligned: p.xyz n.x | n.yz   else: p.xy | p.z n.xyz
-                    out4.v[q] = aligned ? vec4(p, n.x) : vec4(p.z, n);
-                    out2.v[aligned ? o2 + 2u : o2] = aligned ? n.yz : p.xy;
-                } else {
-                    // aligned: p.xyz n.x | n.yz t.xy | t.zw   else: p.xy | p.z n.xyz | t.xyzw
-                    vec4 t = gpuskin_skin_tangent(m, bt);
-                    out4.v[q] = aligned ? vec4(p, n.x) : vec4(p.z, n);
-                    out4.v[q + 1u] = aligned ? vec4(n.yz, t.xy) : t;
-                    out2.v[aligned ? o2 + 4u : o2] = aligned ? t.zw : p.xy;
-                }
-                continue;
+        } else if (blend == 2u || blend == 4u) {
+            for (uint k = 0u; k < rows; ++k) {
+                uint instance = gpuskin_row_instance(row0 + k), out_row = instance - pc.first_instance;
+                if (gpuskin_ONLY_METHOD == 3u && out_row >= pc.instance_count) continue;
+                gpuskin_put(gpuskin_blend_dq(pal, instance * pal.joint_count, inf, blend == 4u),
+                            (out_row * vertex_count + v) * stride, bp, bn, bt, normals, tangents, pairs, pair_phase, out2, out4);
             }
-            pc.out_floats.v[o + 0u] = p.x;
-            pc.out_floats.v[o + 1u] = p.y;
-            pc.out_floats.v[o + 2u] = p.z;
-            o += 3u;
-            if (normals) {
-                vec3 n = gpuskin_skin_normal(m, bn);
-                pc.out_floats.v[o + 0u] = n.x;
-                pc.out_floats.v[o + 1u] = n.y;
-                pc.out_floats.v[o + 2u] = n.z;
-                o += 3u;
-            }
-            if (tangents) {
-                vec4 t = gpuskin_skin_tangent(m, bt);
-                pc.out_floats.v[o + 0u] = t.x;
-                pc.out_floats.v[o + 1u] = t.y;
-                pc.out_floats.v[o + 2u] = t.z;
-                pc.out_floats.v[o + 3u] = t.w;
+        } else {
+            for (uint k = 0u; k < rows; ++k) {
+                uint instance = gpuskin_row_instance(row0 + k), out_row = instance - pc.first_instance;
+                if (gpuskin_ONLY_METHOD == 3u && out_row >= pc.instance_count) continue;
+                mat3x4 m;
+                if (gpuskin_ONLY_METHOD == 3u)
+                    m = row0 + k >= pc.lbs_rows ? gpuskin_blend_dq(pal, instance * pal.joint_count, inf, false)
+                                                : gpuskin_blend_lbs(pal, instance * pal.joint_count, inf);
+                else
+                    m = gpuskin_skin_transform_method(pal, instance, method[k], inf);
+                gpuskin_put(m, (out_row * vertex_count + v) * stride, bp, bn, bt, normals, tangents, pairs, pair_phase,
+                            out2, out4);
             }
         }
     }

@@ -666,6 +666,41 @@ static void test_compute_kernels(void)
     }
 }
 
+/* The LBS-or-rigid-DQS kernel takes a range's instances through the slot's
+   instance list, LBS ones first: its workgroup rows run one blend each, but the
+   one where the range's LBS part ends, which chooses per instance. Methods in
+   runs of 1-11 instances and ranges starting at 0 and inside the slot, with 4
+   and 8 instances an invocation, one and two influence sets: the LBS part ends
+   at, before and after a row's end, and the last row is partial or not. */
+static void test_compute_method_runs(void)
+{
+    static const uint32_t runs[] = {4, 4, 8, 9, 3, 1, 11, 2, 6};
+    static const uint32_t ranges[][2] = {{0, 48}, {2, 45}, {8, 8}, {16, 9}, {25, 4}};
+    static const uint32_t per[2] = {4, 8};
+    static uint8_t methods[48];
+    tg_case c = tg_default_case();
+    uint32_t r, p, i = 0, k, n;
+    char name[64];
+    for (r = 0; r < sizeof runs / sizeof runs[0]; ++r)
+        for (k = 0; k < runs[r] && i < 48; ++k) methods[i++] = r % 2 ? GPUSKIN_METHOD_DQS : GPUSKIN_METHOD_LBS;
+    while (i < 48) methods[i++] = GPUSKIN_METHOD_LBS;
+    c.instances = 48;
+    c.methods = methods;
+    c.kind = TG_RIGID;
+    for (n = 1; n <= 2; ++n) {
+        c.sets = n;
+        for (r = 0; r < sizeof ranges / sizeof ranges[0]; ++r) {
+            for (p = 0; p < 2; ++p) {
+                c.first = ranges[r][0];
+                c.count = ranges[r][1];
+                c.per_invocation = per[p];
+                snprintf(name, sizeof name, "runs, %u set(s), [%u,+%u), per inv %u", n, c.first, c.count, per[p]);
+                tg_compute_case(&c, name, NULL);
+            }
+        }
+    }
+}
+
 /* The kernel follows what the slot holds: after an all-DQS upload and a shorter
    LBS one, instances 0..3 are LBS and 4..9 still DQS, so [0,4) takes the LBS
    kernel, [4,10) the DQS one and [0,10) the one with both blends; all three must
@@ -764,53 +799,59 @@ static void test_compute_three_kinds(void)
 }
 
 /* A command buffer recorded before an upload that changes the methods skins the
-   changed instances with the kernel recorded (documented: wrong shapes), but
-   must neither write outside its output nor read outside the slot (an invalid
-   read or write would crash the run on lavapipe). */
+   changed instances with the kernel recorded (documented: wrong shapes, or not at
+   all), but must neither write outside its output nor read outside the slot (an
+   invalid read or write would crash the run on lavapipe). Twice: the general
+   kernel (some instances with the residual), and the LBS-or-rigid-DQS kernel,
+   whose rows come through the instance list that the upload rewrites, so its
+   recorded rows then name instances outside [10, 20). */
 static void test_compute_stale_recording(void)
 {
-    static uint8_t all_lbs[40];
-    tg_case c = tg_default_case();
-    gpuskin_crowd_upload_desc up;
-    gpuskin_skin_dispatch_desc sd;
-    gpuskin_buffer out;
-    VkCommandBuffer cmd;
-    tg_world w;
+    int residual;
     unsigned before = vk.messages;
-    const uint32_t first = 10, count = 10, guard = 256;
-    const VkDeviceSize bytes = (VkDeviceSize)count * 120u * gpuskin_output_stride(GPUSKIN_OUTPUT_NORMALS);
-    c.instances = 40;
-    c.methods = tg_methods_mixed;
-    c.kind = TG_SOME_SCALED;
-    memset(all_lbs, GPUSKIN_METHOD_LBS, sizeof all_lbs);
-    memset(&out, 0, sizeof out);
-    if (tg_world_create(&w, &c, 1) && tg_upload(&w, &c, 0)) {
-        CHECK_EQ_INT(w.m.vertex_count, 120);
-        CHECK_EQ_INT(tg_readback_buffer(guard + bytes + guard, &out), VK_SUCCESS);
-        if (out.mapped && vks_begin(&vk, &cmd) == VK_SUCCESS) {
-            CHECK_EQ_INT(gpuskin_cmd_upload_mesh(w.mesh, cmd), GPUSKIN_SUCCESS);
-            tg_fill_guard(cmd, out.buffer);
-            memset(&sd, 0, sizeof sd);
-            sd.first_instance = first;
-            sd.instance_count = count;
-            sd.output = out.address + guard;
-            sd.output_size = bytes;
-            sd.output_flags = GPUSKIN_OUTPUT_NORMALS;
-            CHECK_EQ_INT(gpuskin_cmd_skin(w.crowd, cmd, &sd), GPUSKIN_SUCCESS);
-            tg_barrier_to_host(cmd, out.buffer);
-            /* after recording the general kernel for [10, 20): every instance LBS */
-            memset(&up, 0, sizeof up);
-            up.instance_count = c.instances;
-            up.palettes = w.palettes;
-            up.methods = all_lbs;
-            CHECK_EQ_INT(gpuskin_crowd_upload(w.crowd, &up), GPUSKIN_SUCCESS);
-            CHECK_EQ_INT(vks_submit_wait(&vk, cmd), VK_SUCCESS);
-            CHECK(tg_guard_intact(&out, 0, guard));
-            CHECK(tg_guard_intact(&out, guard + bytes, guard + bytes + guard));
+    for (residual = 1; residual >= 0; --residual) {
+        static uint8_t all_lbs[40];
+        tg_case c = tg_default_case();
+        gpuskin_crowd_upload_desc up;
+        gpuskin_skin_dispatch_desc sd;
+        gpuskin_buffer out;
+        VkCommandBuffer cmd;
+        tg_world w;
+        const uint32_t first = 10, count = 10, guard = 256;
+        const VkDeviceSize bytes = (VkDeviceSize)count * 120u * gpuskin_output_stride(GPUSKIN_OUTPUT_NORMALS);
+        c.instances = 40;
+        c.methods = tg_methods_mixed;
+        c.kind = residual ? TG_SOME_SCALED : TG_RIGID;
+        memset(all_lbs, GPUSKIN_METHOD_LBS, sizeof all_lbs);
+        memset(&out, 0, sizeof out);
+        if (tg_world_create(&w, &c, 1) && tg_upload(&w, &c, 0)) {
+            CHECK_EQ_INT(w.m.vertex_count, 120);
+            CHECK_EQ_INT(tg_readback_buffer(guard + bytes + guard, &out), VK_SUCCESS);
+            if (out.mapped && vks_begin(&vk, &cmd) == VK_SUCCESS) {
+                CHECK_EQ_INT(gpuskin_cmd_upload_mesh(w.mesh, cmd), GPUSKIN_SUCCESS);
+                tg_fill_guard(cmd, out.buffer);
+                memset(&sd, 0, sizeof sd);
+                sd.first_instance = first;
+                sd.instance_count = count;
+                sd.output = out.address + guard;
+                sd.output_size = bytes;
+                sd.output_flags = GPUSKIN_OUTPUT_NORMALS;
+                CHECK_EQ_INT(gpuskin_cmd_skin(w.crowd, cmd, &sd), GPUSKIN_SUCCESS);
+                tg_barrier_to_host(cmd, out.buffer);
+                /* after recording for [10, 20): every instance LBS */
+                memset(&up, 0, sizeof up);
+                up.instance_count = c.instances;
+                up.palettes = w.palettes;
+                up.methods = all_lbs;
+                CHECK_EQ_INT(gpuskin_crowd_upload(w.crowd, &up), GPUSKIN_SUCCESS);
+                CHECK_EQ_INT(vks_submit_wait(&vk, cmd), VK_SUCCESS);
+                CHECK(tg_guard_intact(&out, 0, guard));
+                CHECK(tg_guard_intact(&out, guard + bytes, guard + bytes + guard));
+            }
         }
+        tg_release_buffer(&out);
+        tg_world_destroy(&w);
     }
-    tg_release_buffer(&out);
-    tg_world_destroy(&w);
     CHECK_NO_VALIDATION(before);
 }
 
@@ -1900,6 +1941,7 @@ int main(int argc, char **argv)
     RUN_TEST(test_compute_three_kinds);
     RUN_TEST(test_compute_stale_recording);
     RUN_TEST(test_compute_kernels);
+    RUN_TEST(test_compute_method_runs);
     RUN_TEST(test_compute_kernel_follows_uploads);
     RUN_TEST(test_compute_twist);
     RUN_TEST(test_compute_eight_influences);
