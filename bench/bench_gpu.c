@@ -9,7 +9,7 @@
       workgroups of 256, over a large buffer; then the same buffer as 24-byte
       records (one an invocation) written as 3 vec2s, 6 floats, or a vec4 and a
       vec2: what the store width alone costs; and vec4 + vec2 records only as
-      many as a dispatch of 64 and of 1,024 synthetic instances writes: what a
+      many as a dispatch of 64 synthetic instances writes (73 MiB): what a
       dispatch of that size reaches with nothing computed;
    2. compute skinning (gpuskin_cmd_skin) of a synthetic 50,000-vertex 64-joint mesh
       and of CesiumMan, 1 / 64 / 1,024 / 16,384 instances, LBS / DQS (rigid) / DQS
@@ -519,7 +519,8 @@ static void bench_ceiling(void)
     /* The same records, only as many as one dispatch of the synthetic mesh (50,000
        vertices; the quick mesh's 96) writes for 64 and 1,024 instances: how much of
        the ceiling a dispatch of that size can reach at all (launch, ramp-up, the
-       last partial wave), with nothing computed. */
+       last partial wave), with nothing computed. 1,024 full-size instances (1.2 GB)
+       do not fit the 1 GiB buffer: the ceiling itself is their figure. */
     for (i = 0; i < 2; ++i) {
         static const uint32_t instances[2] = {64, 1024};
         char label[96];
