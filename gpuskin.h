@@ -4226,42 +4226,55 @@ GPUSKIN__FAST_TARGET_AVX2 GPUSKIN__FAST_INLINE_AVX2 __m256 gpuskin__fast_rsqrt8(
                          _mm256_fnmadd_ps(_mm256_mul_ps(x, r), r, _mm256_set1_ps(3.0f)));
 }
 
+/* What gpuskin__fast_apply8 and gpuskin__fast_apply16 compute alike, written
+   once for an intrinsic prefix P (_mm256, _mm512): the same products in the same
+   order, so the eight- and sixteen-lane forms give the same bits. */
+/* row r of the 3x4 m (registers by row and column) times the point (x, y, z, 1) */
+#define GPUSKIN__FAST_POINT_ROW(P, m, r, x, y, z) \
+    P##_fmadd_ps(m[r][0], x, P##_fmadd_ps(m[r][1], y, P##_fmadd_ps(m[r][2], z, m[r][3])))
+/* r0 x + r1 y + r2 z */
+#define GPUSKIN__FAST_LIN3(P, r0, r1, r2, x, y, z) P##_fmadd_ps(r0, x, P##_fmadd_ps(r1, y, P##_mul_ps(r2, z)))
+/* Declares a00..a22 (the 3x3 part of m), its cofactors c00..c22 and its
+   determinant d, registers of type T. */
+#define GPUSKIN__FAST_COFACTORS(T, P, m)                                                                         \
+    const T a00 = m[0][0], a01 = m[0][1], a02 = m[0][2], a10 = m[1][0], a11 = m[1][1], a12 = m[1][2];           \
+    const T a20 = m[2][0], a21 = m[2][1], a22 = m[2][2];                                                        \
+    const T c00 = P##_fmsub_ps(a11, a22, P##_mul_ps(a12, a21));                                                 \
+    const T c01 = P##_fmsub_ps(a12, a20, P##_mul_ps(a10, a22));                                                 \
+    const T c02 = P##_fmsub_ps(a10, a21, P##_mul_ps(a11, a20));                                                 \
+    const T c10 = P##_fmsub_ps(a02, a21, P##_mul_ps(a01, a22));                                                 \
+    const T c11 = P##_fmsub_ps(a00, a22, P##_mul_ps(a02, a20));                                                 \
+    const T c12 = P##_fmsub_ps(a01, a20, P##_mul_ps(a00, a21));                                                 \
+    const T c20 = P##_fmsub_ps(a01, a12, P##_mul_ps(a02, a11));                                                 \
+    const T c21 = P##_fmsub_ps(a02, a10, P##_mul_ps(a00, a12));                                                 \
+    const T c22 = P##_fmsub_ps(a00, a11, P##_mul_ps(a01, a10));                                                 \
+    const T d = GPUSKIN__FAST_LIN3(P, a00, a01, a02, c00, c01, c02)
+
 /* gpuskin__fast_apply4 for eight vertices. */
 GPUSKIN__FAST_TARGET_AVX2 GPUSKIN__FAST_INLINE_AVX2 void gpuskin__fast_apply8(const gpuskin__fast_skin *f, size_t v0, __m256 m[3][4])
 {
     __m256 x, y, z, o0, o1, o2;
     gpuskin__fast_load3x8(f->pos, f->pos_s, v0, f->n, &x, &y, &z);
-    o0 = _mm256_fmadd_ps(m[0][0], x, _mm256_fmadd_ps(m[0][1], y, _mm256_fmadd_ps(m[0][2], z, m[0][3])));
-    o1 = _mm256_fmadd_ps(m[1][0], x, _mm256_fmadd_ps(m[1][1], y, _mm256_fmadd_ps(m[1][2], z, m[1][3])));
-    o2 = _mm256_fmadd_ps(m[2][0], x, _mm256_fmadd_ps(m[2][1], y, _mm256_fmadd_ps(m[2][2], z, m[2][3])));
+    o0 = GPUSKIN__FAST_POINT_ROW(_mm256, m, 0, x, y, z);
+    o1 = GPUSKIN__FAST_POINT_ROW(_mm256, m, 1, x, y, z);
+    o2 = GPUSKIN__FAST_POINT_ROW(_mm256, m, 2, x, y, z);
     gpuskin__fast_store3x8(f->opos, f->opos_s, v0, o0, o1, o2);
     if (f->onrm) {
         /* as gpuskin__fast_apply4: sign(det(A)) cofactor(A) n, A itself where det is ~0 or not finite */
-        const __m256 a00 = m[0][0], a01 = m[0][1], a02 = m[0][2], a10 = m[1][0], a11 = m[1][1], a12 = m[1][2];
-        const __m256 a20 = m[2][0], a21 = m[2][1], a22 = m[2][2];
-        const __m256 c00 = _mm256_fmsub_ps(a11, a22, _mm256_mul_ps(a12, a21));
-        const __m256 c01 = _mm256_fmsub_ps(a12, a20, _mm256_mul_ps(a10, a22));
-        const __m256 c02 = _mm256_fmsub_ps(a10, a21, _mm256_mul_ps(a11, a20));
-        const __m256 c10 = _mm256_fmsub_ps(a02, a21, _mm256_mul_ps(a01, a22));
-        const __m256 c11 = _mm256_fmsub_ps(a00, a22, _mm256_mul_ps(a02, a20));
-        const __m256 c12 = _mm256_fmsub_ps(a01, a20, _mm256_mul_ps(a00, a21));
-        const __m256 c20 = _mm256_fmsub_ps(a01, a12, _mm256_mul_ps(a02, a11));
-        const __m256 c21 = _mm256_fmsub_ps(a02, a10, _mm256_mul_ps(a00, a12));
-        const __m256 c22 = _mm256_fmsub_ps(a00, a11, _mm256_mul_ps(a01, a10));
-        const __m256 d = _mm256_fmadd_ps(a00, c00, _mm256_fmadd_ps(a01, c01, _mm256_mul_ps(a02, c02)));
+        GPUSKIN__FAST_COFACTORS(__m256, _mm256, m);
         const __m256 sign = _mm256_set1_ps(-0.0f), zero = _mm256_setzero_ps(), one = _mm256_set1_ps(1.0f);
         const __m256 ok = _mm256_and_ps(_mm256_cmp_ps(_mm256_andnot_ps(sign, d), _mm256_set1_ps(1e-20f), _CMP_GT_OQ),
                                         _mm256_cmp_ps(_mm256_sub_ps(d, d), zero, _CMP_EQ_OQ));
         const __m256 sgn = _mm256_and_ps(d, sign);
         __m256 len, big, s;
         gpuskin__fast_load3x8(f->nrm, f->nrm_s, v0, f->n, &x, &y, &z);
-        o0 = _mm256_xor_ps(_mm256_fmadd_ps(c00, x, _mm256_fmadd_ps(c01, y, _mm256_mul_ps(c02, z))), sgn);
-        o1 = _mm256_xor_ps(_mm256_fmadd_ps(c10, x, _mm256_fmadd_ps(c11, y, _mm256_mul_ps(c12, z))), sgn);
-        o2 = _mm256_xor_ps(_mm256_fmadd_ps(c20, x, _mm256_fmadd_ps(c21, y, _mm256_mul_ps(c22, z))), sgn);
+        o0 = _mm256_xor_ps(GPUSKIN__FAST_LIN3(_mm256, c00, c01, c02, x, y, z), sgn);
+        o1 = _mm256_xor_ps(GPUSKIN__FAST_LIN3(_mm256, c10, c11, c12, x, y, z), sgn);
+        o2 = _mm256_xor_ps(GPUSKIN__FAST_LIN3(_mm256, c20, c21, c22, x, y, z), sgn);
         if (_mm256_movemask_ps(ok) != 0xFF) { /* rare: a singular lane takes A itself */
-            o0 = _mm256_blendv_ps(_mm256_fmadd_ps(a00, x, _mm256_fmadd_ps(a01, y, _mm256_mul_ps(a02, z))), o0, ok);
-            o1 = _mm256_blendv_ps(_mm256_fmadd_ps(a10, x, _mm256_fmadd_ps(a11, y, _mm256_mul_ps(a12, z))), o1, ok);
-            o2 = _mm256_blendv_ps(_mm256_fmadd_ps(a20, x, _mm256_fmadd_ps(a21, y, _mm256_mul_ps(a22, z))), o2, ok);
+            o0 = _mm256_blendv_ps(GPUSKIN__FAST_LIN3(_mm256, a00, a01, a02, x, y, z), o0, ok);
+            o1 = _mm256_blendv_ps(GPUSKIN__FAST_LIN3(_mm256, a10, a11, a12, x, y, z), o1, ok);
+            o2 = _mm256_blendv_ps(GPUSKIN__FAST_LIN3(_mm256, a20, a21, a22, x, y, z), o2, ok);
         }
         len = _mm256_fmadd_ps(o0, o0, _mm256_fmadd_ps(o1, o1, _mm256_mul_ps(o2, o2))); /* squared */
         big = _mm256_cmp_ps(len, _mm256_set1_ps(1e-36f), _CMP_GT_OQ);                   /* length > 1e-18 */
@@ -4281,9 +4294,9 @@ GPUSKIN__FAST_TARGET_AVX2 GPUSKIN__FAST_INLINE_AVX2 void gpuskin__fast_apply8(co
         t3 = gpuskin__fast_join(_mm_loadu_ps((const float *)(const void *)(f->tan + (v0 + 3) * f->tan_s)),
                                 _mm_loadu_ps((const float *)(const void *)(f->tan + (v0 + 7) * f->tan_s)));
         GPUSKIN__FAST_TRANSPOSE8(t0, t1, t2, t3); /* x, y, z, w of the eight */
-        o0 = _mm256_fmadd_ps(m[0][0], t0, _mm256_fmadd_ps(m[0][1], t1, _mm256_mul_ps(m[0][2], t2)));
-        o1 = _mm256_fmadd_ps(m[1][0], t0, _mm256_fmadd_ps(m[1][1], t1, _mm256_mul_ps(m[1][2], t2)));
-        o2 = _mm256_fmadd_ps(m[2][0], t0, _mm256_fmadd_ps(m[2][1], t1, _mm256_mul_ps(m[2][2], t2)));
+        o0 = GPUSKIN__FAST_LIN3(_mm256, m[0][0], m[0][1], m[0][2], t0, t1, t2);
+        o1 = GPUSKIN__FAST_LIN3(_mm256, m[1][0], m[1][1], m[1][2], t0, t1, t2);
+        o2 = GPUSKIN__FAST_LIN3(_mm256, m[2][0], m[2][1], m[2][2], t0, t1, t2);
         len = _mm256_fmadd_ps(o0, o0, _mm256_fmadd_ps(o1, o1, _mm256_mul_ps(o2, o2))); /* squared */
         s = _mm256_blendv_ps(one, gpuskin__fast_rsqrt8(len), _mm256_cmp_ps(len, _mm256_set1_ps(1e-24f), _CMP_GT_OQ));
         t0 = _mm256_mul_ps(o0, s);
@@ -4581,37 +4594,26 @@ GPUSKIN__FAST_TARGET_AVX512 GPUSKIN__FAST_INLINE_AVX2 void gpuskin__fast_apply16
 {
     __m512 p[3], o0, o1, o2;
     gpuskin__fast_load3x16(t, f->pos, f->pos_s, v0, f->n, p);
-    o0 = _mm512_fmadd_ps(m[0][0], p[0], _mm512_fmadd_ps(m[0][1], p[1], _mm512_fmadd_ps(m[0][2], p[2], m[0][3])));
-    o1 = _mm512_fmadd_ps(m[1][0], p[0], _mm512_fmadd_ps(m[1][1], p[1], _mm512_fmadd_ps(m[1][2], p[2], m[1][3])));
-    o2 = _mm512_fmadd_ps(m[2][0], p[0], _mm512_fmadd_ps(m[2][1], p[1], _mm512_fmadd_ps(m[2][2], p[2], m[2][3])));
+    o0 = GPUSKIN__FAST_POINT_ROW(_mm512, m, 0, p[0], p[1], p[2]);
+    o1 = GPUSKIN__FAST_POINT_ROW(_mm512, m, 1, p[0], p[1], p[2]);
+    o2 = GPUSKIN__FAST_POINT_ROW(_mm512, m, 2, p[0], p[1], p[2]);
     gpuskin__fast_store3x16(t, f->opos, f->opos_s, v0, o0, o1, o2);
     if (f->onrm) {
         /* as gpuskin__fast_apply8 */
-        const __m512 a00 = m[0][0], a01 = m[0][1], a02 = m[0][2], a10 = m[1][0], a11 = m[1][1], a12 = m[1][2];
-        const __m512 a20 = m[2][0], a21 = m[2][1], a22 = m[2][2];
-        const __m512 c00 = _mm512_fmsub_ps(a11, a22, _mm512_mul_ps(a12, a21));
-        const __m512 c01 = _mm512_fmsub_ps(a12, a20, _mm512_mul_ps(a10, a22));
-        const __m512 c02 = _mm512_fmsub_ps(a10, a21, _mm512_mul_ps(a11, a20));
-        const __m512 c10 = _mm512_fmsub_ps(a02, a21, _mm512_mul_ps(a01, a22));
-        const __m512 c11 = _mm512_fmsub_ps(a00, a22, _mm512_mul_ps(a02, a20));
-        const __m512 c12 = _mm512_fmsub_ps(a01, a20, _mm512_mul_ps(a00, a21));
-        const __m512 c20 = _mm512_fmsub_ps(a01, a12, _mm512_mul_ps(a02, a11));
-        const __m512 c21 = _mm512_fmsub_ps(a02, a10, _mm512_mul_ps(a00, a12));
-        const __m512 c22 = _mm512_fmsub_ps(a00, a11, _mm512_mul_ps(a01, a10));
-        const __m512 d = _mm512_fmadd_ps(a00, c00, _mm512_fmadd_ps(a01, c01, _mm512_mul_ps(a02, c02)));
+        GPUSKIN__FAST_COFACTORS(__m512, _mm512, m);
         const __m512 sgn = _mm512_castsi512_ps(
             _mm512_and_si512(_mm512_castps_si512(d), _mm512_castps_si512(_mm512_set1_ps(-0.0f))));
         const __mmask16 ok = _mm512_cmp_ps_mask(_mm512_abs_ps(d), _mm512_set1_ps(1e-20f), _CMP_GT_OQ) &
                              _mm512_cmp_ps_mask(_mm512_sub_ps(d, d), _mm512_setzero_ps(), _CMP_EQ_OQ);
         __m512 n[3], len, s;
         gpuskin__fast_load3x16(t, f->nrm, f->nrm_s, v0, f->n, n);
-        o0 = gpuskin__fast_xor16(_mm512_fmadd_ps(c00, n[0], _mm512_fmadd_ps(c01, n[1], _mm512_mul_ps(c02, n[2]))), sgn);
-        o1 = gpuskin__fast_xor16(_mm512_fmadd_ps(c10, n[0], _mm512_fmadd_ps(c11, n[1], _mm512_mul_ps(c12, n[2]))), sgn);
-        o2 = gpuskin__fast_xor16(_mm512_fmadd_ps(c20, n[0], _mm512_fmadd_ps(c21, n[1], _mm512_mul_ps(c22, n[2]))), sgn);
+        o0 = gpuskin__fast_xor16(GPUSKIN__FAST_LIN3(_mm512, c00, c01, c02, n[0], n[1], n[2]), sgn);
+        o1 = gpuskin__fast_xor16(GPUSKIN__FAST_LIN3(_mm512, c10, c11, c12, n[0], n[1], n[2]), sgn);
+        o2 = gpuskin__fast_xor16(GPUSKIN__FAST_LIN3(_mm512, c20, c21, c22, n[0], n[1], n[2]), sgn);
         if (ok != 0xFFFF) { /* rare: a singular lane takes A itself */
-            o0 = _mm512_mask_blend_ps(ok, _mm512_fmadd_ps(a00, n[0], _mm512_fmadd_ps(a01, n[1], _mm512_mul_ps(a02, n[2]))), o0);
-            o1 = _mm512_mask_blend_ps(ok, _mm512_fmadd_ps(a10, n[0], _mm512_fmadd_ps(a11, n[1], _mm512_mul_ps(a12, n[2]))), o1);
-            o2 = _mm512_mask_blend_ps(ok, _mm512_fmadd_ps(a20, n[0], _mm512_fmadd_ps(a21, n[1], _mm512_mul_ps(a22, n[2]))), o2);
+            o0 = _mm512_mask_blend_ps(ok, GPUSKIN__FAST_LIN3(_mm512, a00, a01, a02, n[0], n[1], n[2]), o0);
+            o1 = _mm512_mask_blend_ps(ok, GPUSKIN__FAST_LIN3(_mm512, a10, a11, a12, n[0], n[1], n[2]), o1);
+            o2 = _mm512_mask_blend_ps(ok, GPUSKIN__FAST_LIN3(_mm512, a20, a21, a22, n[0], n[1], n[2]), o2);
         }
         len = _mm512_fmadd_ps(o0, o0, _mm512_fmadd_ps(o1, o1, _mm512_mul_ps(o2, o2))); /* squared */
         s = _mm512_mask_blend_ps(_mm512_cmp_ps_mask(len, _mm512_set1_ps(1e-36f), _CMP_GT_OQ), _mm512_set1_ps(1.0f),
@@ -4693,6 +4695,9 @@ GPUSKIN__FAST_TARGET_AVX512 static void gpuskin__fast_groups_lbs16(const gpuskin
 #pragma GCC diagnostic pop
 #endif
 #endif /* GPUSKIN__FAST_AVX512 */
+#undef GPUSKIN__FAST_COFACTORS
+#undef GPUSKIN__FAST_LIN3
+#undef GPUSKIN__FAST_POINT_ROW
 #endif
 
 /* Groups [v0, v1), v1 - v0 a multiple of 4; one loop per variant, so the set count
