@@ -628,11 +628,12 @@ typedef struct gpuskin_skin_dispatch_desc {
    recorded again, or with GPUSKIN_KERNEL_ANY_METHOD, or it skins those instances
    with the wrong method's palette, or not at all (still inside the slot and the
    output: wrong shapes, never an out-of-bounds read or write).
-   Each invocation skins one vertex for 4 instances, or for 8 when the kernel is
-   specialised and the dispatch has >= 2^23 vertex-instances (faster there,
-   slower on small crowds); instances_per_invocation overrides it.
+   Each invocation skins one vertex for 4 instances, or for 16 when the kernel is
+   specialised and the dispatch has >= 2^23 vertex-instances (faster there: on an
+   H200 1-2.5 % over 8 and 5-8 % over 4; slower on small crowds);
+   instances_per_invocation (4, 8 or 16) overrides it.
    GPUSKIN_ERROR_INVALID_ARGUMENT also for an unknown kernel_flags bit or an
-   instances_per_invocation other than 0, 4 or 8.
+   instances_per_invocation other than 0, 4, 8 or 16.
    gpuskin's shaders reach memory only through buffer device addresses, which
    synchronization validation cannot see: it does not check these barriers. */
 GPUSKIN_API gpuskin_result gpuskin_cmd_skin(gpuskin_crowd *crowd, VkCommandBuffer cmd,
@@ -5238,9 +5239,12 @@ GPUSKIN__VK_STATIC_ASSERT(sizeof(gpuskin__vk_draw_push) == 104 && sizeof(gpuskin
 #define GPUSKIN__VK_KIND_LBS 0u
 #define GPUSKIN__VK_KIND_DQS_RIGID 1u
 #define GPUSKIN__VK_KIND_DQS_RESIDUAL 2u
-/* A dispatch of at least this many vertex-instances takes 8 instances an
+/* A dispatch of at least this many vertex-instances takes 16 instances an
    invocation when its kernel is specialised (measured on an H200: BENCHMARKS.md). */
-#define GPUSKIN__VK_EIGHT_PER_INVOCATION_FROM (1ull << 23)
+#define GPUSKIN__VK_MANY_PER_INVOCATION_FROM (1ull << 23)
+/* The instances an invocation skins, by pipeline: compute_pipelines[..][..][i]. */
+#define GPUSKIN__VK_PER_INVOCATION_COUNTS 3u
+#define GPUSKIN__VK_PER_INVOCATION(i) (4u << (i)) /* 4, 8, 16 */
 #define GPUSKIN__VK_HEADER_SIZE 96u /* the frame header, rounded up to 16 */
 #define GPUSKIN__VK_MIN_WEIGHT 1.17549435e-38f /* FLT_MIN: below it a weight counts as 0 */
 
@@ -5261,7 +5265,7 @@ struct gpuskin_context {
     VkPipelineLayout compute_layout;
     VkPipelineLayout draw_layout;
     /* skin.comp specialised: [influence sets - 1][GPUSKIN__VK_KERNEL_*][4 or 8 instances an invocation] */
-    VkPipeline compute_pipelines[2][GPUSKIN__VK_KERNEL_KINDS][2];
+    VkPipeline compute_pipelines[2][GPUSKIN__VK_KERNEL_KINDS][GPUSKIN__VK_PER_INVOCATION_COUNTS];
 };
 
 struct gpuskin_mesh {
@@ -5606,8 +5610,9 @@ static gpuskin_result gpuskin__vk_create_layouts(gpuskin_context *ctx)
 }
 
 /* Every specialisation of skin.comp, made once here so that recording never
-   compiles: 2 influence-set counts x 5 kernels x 4 or 8 instances an invocation. */
-#define GPUSKIN__VK_COMPUTE_PIPELINES (2u * GPUSKIN__VK_KERNEL_KINDS * 2u)
+   compiles: 2 influence-set counts x 5 kernels x 4, 8 or 16 instances an
+   invocation. */
+#define GPUSKIN__VK_COMPUTE_PIPELINES (2u * GPUSKIN__VK_KERNEL_KINDS * GPUSKIN__VK_PER_INVOCATION_COUNTS)
 
 static void gpuskin__vk_destroy_compute_pipelines(gpuskin_context *ctx)
 {
@@ -5636,11 +5641,11 @@ static gpuskin_result gpuskin__vk_create_compute_pipeline(gpuskin_context *ctx)
         entries[i].offset = i * (uint32_t)sizeof(uint32_t);
         entries[i].size = sizeof(uint32_t);
     }
-    /* Pipeline i is compute_pipelines[sets - 1][kernel][eight], flattened. */
+    /* Pipeline i is compute_pipelines[sets - 1][kernel][per invocation], flattened. */
     for (i = 0; i < GPUSKIN__VK_COMPUTE_PIPELINES; ++i) {
-        values[i][0] = 1u + i / (GPUSKIN__VK_KERNEL_KINDS * 2u);
-        values[i][1] = (i / 2u) % GPUSKIN__VK_KERNEL_KINDS;
-        values[i][2] = (i % 2u) ? 8u : 4u;
+        values[i][0] = 1u + i / (GPUSKIN__VK_KERNEL_KINDS * GPUSKIN__VK_PER_INVOCATION_COUNTS);
+        values[i][1] = (i / GPUSKIN__VK_PER_INVOCATION_COUNTS) % GPUSKIN__VK_KERNEL_KINDS;
+        values[i][2] = GPUSKIN__VK_PER_INVOCATION(i % GPUSKIN__VK_PER_INVOCATION_COUNTS);
         spec[i].mapEntryCount = 3;
         spec[i].pMapEntries = entries;
         spec[i].dataSize = sizeof values[i];
@@ -6127,7 +6132,7 @@ GPUSKIN_API gpuskin_result gpuskin_cmd_skin(gpuskin_crowd *crowd, VkCommandBuffe
         return GPUSKIN_ERROR_INVALID_ARGUMENT;
     if ((desc->kernel_flags & ~GPUSKIN_KERNEL_ANY_METHOD) ||
         (desc->instances_per_invocation != 0 && desc->instances_per_invocation != 4 &&
-         desc->instances_per_invocation != 8))
+         desc->instances_per_invocation != 8 && desc->instances_per_invocation != 16))
         return GPUSKIN_ERROR_INVALID_ARGUMENT;
     /* A stream the mesh does not have cannot be skinned into the output. */
     if (((desc->output_flags & GPUSKIN_OUTPUT_NORMALS) && !(crowd->mesh->streams & GPUSKIN__VK_STREAM_NORMALS)) ||
@@ -6159,8 +6164,8 @@ GPUSKIN_API gpuskin_result gpuskin_cmd_skin(gpuskin_crowd *crowd, VkCommandBuffe
     per_invocation = desc->instances_per_invocation;
     if (per_invocation == 0)
         per_invocation = kernel != GPUSKIN__VK_KERNEL_ANY &&
-                                 (uint64_t)crowd->vertex_count * desc->instance_count >= GPUSKIN__VK_EIGHT_PER_INVOCATION_FROM
-                             ? 8u
+                                 (uint64_t)crowd->vertex_count * desc->instance_count >= GPUSKIN__VK_MANY_PER_INVOCATION_FROM
+                             ? 16u
                              : 4u;
 
     /* One dispatch row (y) per per_invocation instances; rows are capped by the device limit and by
@@ -6171,7 +6176,7 @@ GPUSKIN_API gpuskin_result gpuskin_cmd_skin(gpuskin_crowd *crowd, VkCommandBuffe
     if (groups_x > ctx->max_groups_x) groups_x = ctx->max_groups_x; /* skin.comp strides over the rest */
 
     ctx->vk.vkCmdBindPipeline(cmd, VK_PIPELINE_BIND_POINT_COMPUTE,
-                              ctx->compute_pipelines[crowd->mesh->influence_sets == 2 ? 1 : 0][kernel][per_invocation == 8u]);
+                              ctx->compute_pipelines[crowd->mesh->influence_sets == 2 ? 1 : 0][kernel][per_invocation == 4u ? 0 : per_invocation == 8u ? 1 : 2]);
     GPUSKIN__VK_ZERO(push);
     push.frame = crowd->slots[desc->frame].address;
     push.order = crowd->slots[desc->frame].address + crowd->order;

@@ -937,15 +937,15 @@ static void bench_compute_mesh(mesh *m, const uint32_t *counts, int ncounts)
             /* Every crowd gets a kernel specialised for what it holds
                (gpuskin_cmd_skin: LBS, rigid DQS, DQS with the residual: that blend
                only; mixed LBS + rigid DQS: both, without the residual's); the same
-               crowd is also timed with the general kernel and with the other
-               instances-per-invocation count, for ratios within this run; an LBS
+               crowd is also timed with the general kernel and with 8 instances an
+               invocation (the automatic count is 4 on small dispatches, 16 on big
+               ones), for ratios within this run; an LBS
                crowd also with positions only out (12-byte records). */
             for (var = 0; var < (kind == M_LBS ? 4 : 3); ++var) {
             const int floats = var == 3 ? 3 : 6;
             const VkDeviceSize per_out = (VkDeviceSize)m->s.vertex_count * 4u * (VkDeviceSize)floats;
-            const int auto8 = (uint64_t)n * m->s.vertex_count >= ((uint64_t)1 << 23);
             j.kernel_flags = var == 1 ? GPUSKIN_KERNEL_ANY_METHOD : 0u;
-            j.per_invocation = var == 2 ? (auto8 ? 4u : 8u) : 0u;
+            j.per_invocation = var == 2 ? 8u : 0u;
             j.output_flags = var == 3 ? 0u : GPUSKIN_OUTPUT_NORMALS;
             if (var == 0) snprintf(label, sizeof label, "%s", method_name[kind]);
             if (var == 1) snprintf(label, sizeof label, "%s general", method_name[kind]);

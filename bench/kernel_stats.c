@@ -4,7 +4,7 @@
                           else the first discrete GPU)
 
    Builds skin.comp's pipelines (1 and 2 influence sets x general / LBS-only /
-   rigid-DQS-only / LBS-or-rigid-DQS / residual-DQS-only x 4 or 8 instances an
+   rigid-DQS-only / LBS-or-rigid-DQS / residual-DQS-only x 4, 8 or 16 instances an
    invocation, as gpuskin_context_create does) with
    VK_KHR_pipeline_executable_properties' statistics captured, and prints every
    statistic the driver reports (register count, spills, instruction count:
@@ -119,7 +119,7 @@ int main(void)
     }
     for (sets = 1; sets <= 2; ++sets)
         for (kernel = 0; kernel < 5; ++kernel)
-            for (per = 4; per <= 8; per += 4) {
+            for (per = 4; per <= 16; per *= 2) {
                 /* constant_id 0: gpuskin_SETS, 1: gpuskin_ONLY_METHOD, 2: gpuskin_INSTANCES_PER_INVOCATION */
                 const uint32_t values[3] = {sets, kernel, per};
                 VkSpecializationMapEntry entries[3];

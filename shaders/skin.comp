@@ -25,8 +25,8 @@ layout(constant_id = 0) const uint gpuskin_SETS = 2u;
 // rigid DQS ~2.5 % faster through the list than choosing per instance;
 // BENCHMARKS.md).
 layout(constant_id = 1) const uint gpuskin_ONLY_METHOD = 0u;
-// Instances one invocation skins in turn (4 or 8): a vertex's joints, weights and
-// bind pose are fetched once for all of them. More is faster on big dispatches
+// Instances one invocation skins in turn (4, 8 or 16): a vertex's joints, weights
+// and bind pose are fetched once for all of them. More is faster on big dispatches
 // and slower on small ones, which then have too few invocations to fill the GPU.
 layout(constant_id = 2) const uint gpuskin_INSTANCES_PER_INVOCATION = 4u;
 

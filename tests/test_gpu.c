@@ -632,12 +632,12 @@ static void test_compute_mixed_crowd(void)
 /* gpuskin_cmd_skin's kernels: one without DQS for an all-LBS range, one without
    LBS for an all-rigid-DQS range, one with both but no residual for a range
    mixing those two, the general one for anything with the residual or when asked
-   (GPUSKIN_KERNEL_ANY_METHOD); 4 or 8 instances an invocation, chosen or forced.
+   (GPUSKIN_KERNEL_ANY_METHOD); 4, 8 or 16 instances an invocation, chosen or forced.
    Every combination against the oracle, on ranges that leave partial rows of 4
    and 8 and start inside the slot. */
 static void test_compute_kernels(void)
 {
-    static const uint32_t per[3] = {0, 4, 8};
+    static const uint32_t per[4] = {0, 4, 8, 16};
     static uint8_t lbs[16];
     const uint8_t *methods[5];
     static const char *const what[5] = {"lbs", "dqs rigid", "dqs residual", "mixed", "mixed rigid"};
@@ -655,7 +655,7 @@ static void test_compute_kernels(void)
     for (m = 0; m < 5; ++m) {
         c.methods = methods[m];
         c.kind = m == 2 || m == 3 ? TG_SCALED : TG_RIGID;
-        for (p = 0; p < 3; ++p) {
+        for (p = 0; p < 4; ++p) {
             for (any = 0; any < 2; ++any) {
                 c.per_invocation = per[p];
                 c.kernel_flags = any ? GPUSKIN_KERNEL_ANY_METHOD : 0u;
@@ -676,7 +676,7 @@ static void test_compute_method_runs(void)
 {
     static const uint32_t runs[] = {4, 4, 8, 9, 3, 1, 11, 2, 6};
     static const uint32_t ranges[][2] = {{0, 48}, {2, 45}, {8, 8}, {16, 9}, {25, 4}};
-    static const uint32_t per[2] = {4, 8};
+    static const uint32_t per[3] = {4, 8, 16};
     static uint8_t methods[48];
     tg_case c = tg_default_case();
     uint32_t r, p, i = 0, k, n;
@@ -690,7 +690,7 @@ static void test_compute_method_runs(void)
     for (n = 1; n <= 2; ++n) {
         c.sets = n;
         for (r = 0; r < sizeof ranges / sizeof ranges[0]; ++r) {
-            for (p = 0; p < 2; ++p) {
+            for (p = 0; p < 3; ++p) {
                 c.first = ranges[r][0];
                 c.count = ranges[r][1];
                 c.per_invocation = per[p];
@@ -748,7 +748,7 @@ static void test_compute_three_kinds(void)
 {
     /* all three kinds (twice); rigid DQS; residual DQS; all three; LBS + rigid; residual */
     static const uint32_t ranges[][2] = {{0, 40}, {3, 31}, {17, 1}, {38, 2}, {5, 6}, {0, 2}, {2, 2}};
-    static const uint32_t per[3] = {0, 4, 8};
+    static const uint32_t per[4] = {0, 4, 8, 16};
     tg_case c = tg_default_case();
     gpuskin_crowd_upload_desc up;
     tg_world w;
@@ -767,7 +767,7 @@ static void test_compute_three_kinds(void)
                                                                                        : 1);
         CHECK_EQ_INT(kinds, 7);
         for (r = 0; r < sizeof ranges / sizeof ranges[0]; ++r) {
-            for (p = 0; p < 3; ++p) {
+            for (p = 0; p < 4; ++p) {
                 c.first = ranges[r][0];
                 c.count = ranges[r][1];
                 c.per_invocation = per[p];
@@ -1598,9 +1598,9 @@ static void test_bad_input(void)
     sd.kernel_flags = 0x2;
     CHECK_EQ_INT(gpuskin_cmd_skin(w.crowd, cmd, &sd), GPUSKIN_ERROR_INVALID_ARGUMENT);
     sd.kernel_flags = 0;
-    sd.instances_per_invocation = 2; /* only 4 and 8 have kernels */
+    sd.instances_per_invocation = 2; /* only 4, 8 and 16 have kernels */
     CHECK_EQ_INT(gpuskin_cmd_skin(w.crowd, cmd, &sd), GPUSKIN_ERROR_INVALID_ARGUMENT);
-    sd.instances_per_invocation = 16;
+    sd.instances_per_invocation = 12;
     CHECK_EQ_INT(gpuskin_cmd_skin(w.crowd, cmd, &sd), GPUSKIN_ERROR_INVALID_ARGUMENT);
     sd.instances_per_invocation = 0;
     sd.output = 0;
