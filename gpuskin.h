@@ -593,7 +593,7 @@ typedef struct gpuskin_skin_dispatch_desc {
     VkDeviceSize output_size;        /* checked against what the dispatch writes */
     uint32_t output_flags;           /* GPUSKIN_OUTPUT_* */
     uint32_t kernel_flags;           /* GPUSKIN_KERNEL_*; 0 = chosen from the slot's methods */
-    uint32_t instances_per_invocation; /* 0 = chosen from the dispatch's size; or 4 or 8 */
+    uint32_t instances_per_invocation; /* 0 = chosen from the dispatch's size; or 4, 8 or 16 */
 } gpuskin_skin_dispatch_desc;
 
 /* Record the general kernel (every blend, the residual's too, chosen per instance
@@ -5228,7 +5228,7 @@ GPUSKIN__VK_STATIC_ASSERT(sizeof(gpuskin__vk_draw_push) == 104 && sizeof(gpuskin
 #define GPUSKIN__VK_STREAM_TANGENTS 0x2u
 #define GPUSKIN__VK_LOCAL_SIZE 64u /* skin.comp's local_size_x */
 /* skin.comp's specialisations: gpuskin_ONLY_METHOD (which blends the kernel has)
-   and gpuskin_INSTANCES_PER_INVOCATION (4 or 8). */
+   and gpuskin_INSTANCES_PER_INVOCATION (4, 8 or 16). */
 #define GPUSKIN__VK_KERNEL_ANY 0u       /* both blends and the residual, per instance method word */
 #define GPUSKIN__VK_KERNEL_LBS 1u       /* every instance LBS */
 #define GPUSKIN__VK_KERNEL_DQS_RIGID 2u /* every instance DQS without the residual */
@@ -5264,7 +5264,7 @@ struct gpuskin_context {
     int dynamic_rendering;
     VkPipelineLayout compute_layout;
     VkPipelineLayout draw_layout;
-    /* skin.comp specialised: [influence sets - 1][GPUSKIN__VK_KERNEL_*][4 or 8 instances an invocation] */
+    /* skin.comp specialised: [influence sets - 1][GPUSKIN__VK_KERNEL_*][4, 8 or 16 instances an invocation] */
     VkPipeline compute_pipelines[2][GPUSKIN__VK_KERNEL_KINDS][GPUSKIN__VK_PER_INVOCATION_COUNTS];
 };
 
