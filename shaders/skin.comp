@@ -56,19 +56,6 @@ void gpuskin_put(mat3x4 m, uint o, vec3 bp, vec3 bn, vec4 bt, bool normals, bool
                  uint pair_phase, gpuskin_OutVec2s out2, gpuskin_OutVec4s out4)
 {
     vec3 p = gpuskin_skin_point(m, bp);
-    if (pairs && gpuskin_ONLY_METHOD == 0u) {  // normals are on
-        vec3 n = gpuskin_skin_normal(m, bn);
-        uint o2 = o >> 1u;
-        out2.v[o2 + 0u] = p.xy;
-        out2.v[o2 + 1u] = vec2(p.z, n.x);
-        out2.v[o2 + 2u] = n.yz;
-        if (tangents) {
-            vec4 t = gpuskin_skin_tangent(m, bt);
-            out2.v[o2 + 3u] = t.xy;
-            out2.v[o2 + 4u] = t.zw;
-        }
-        return;
-    }
     if (pairs) {
         vec3 n = gpuskin_skin_normal(m, bn);
         uint o2 = o >> 1u;                         // the record's first pair
@@ -145,6 +132,90 @@ void main()
     uint method[gpuskin_INSTANCES_PER_INVOCATION];
     for (uint k = 0u; k < gpuskin_INSTANCES_PER_INVOCATION; ++k)
         method[k] = gpuskin_ONLY_METHOD == 0u && k < rows ? f.methods.v[pc.first_instance + row0 + k] : 0u;
+    if (gpuskin_ONLY_METHOD == 0u) {
+        // The general kernel keeps the loop every kernel had before kernel 3's
+        // list, word for word (its other kernels' branches are dead here): written
+        // like the loops below, it compiled to 64 registers instead of 56 on an
+        // H200 and ran 4-10 % slower (BENCHMARKS.md); a shorter rewrite of it
+        // compiles to different SPIR-V, so it stays as measured. A grid-stride
+        // loop: the host caps the x groups at the device limit, so any vertex
+        // count fits one dispatch row.
+        uint step = gl_NumWorkGroups.x * gl_WorkGroupSize.x;
+        for (uint v = gl_GlobalInvocationID.x; v < vertex_count; v += step) {
+            gpuskin_Influences inf = gpuskin_fetch_influences(f, v);
+            vec3 bp = gpuskin_bind_position(f, v);
+            vec3 bn = normals ? gpuskin_bind_normal(f, v) : vec3(0.0);
+            vec4 bt = tangents ? gpuskin_bind_tangent(f, v) : vec4(0.0);
+            for (uint k = 0u; k < rows; ++k) {
+                uint row = row0 + k;
+                mat3x4 m;
+                if (gpuskin_ONLY_METHOD == 1u)
+                    m = gpuskin_blend_lbs(pal, (pc.first_instance + row) * pal.joint_count, inf);
+                else if (gpuskin_ONLY_METHOD == 2u)
+                    m = gpuskin_blend_dq(pal, (pc.first_instance + row) * pal.joint_count, inf, false);
+                else if (gpuskin_ONLY_METHOD == 4u)
+                    m = gpuskin_blend_dq(pal, (pc.first_instance + row) * pal.joint_count, inf, true);
+                else if (gpuskin_ONLY_METHOD == 3u)  // the host saw no residual bit in the range
+                    m = (method[k] & gpuskin_METHOD_ID_MASK) == gpuskin_METHOD_DQS
+                            ? gpuskin_blend_dq(pal, (pc.first_instance + row) * pal.joint_count, inf, false)
+                            : gpuskin_blend_lbs(pal, (pc.first_instance + row) * pal.joint_count, inf);
+                else
+                    m = gpuskin_skin_transform_method(pal, pc.first_instance + row, method[k], inf);
+                uint o = (row * vertex_count + v) * stride;
+                vec3 p = gpuskin_skin_point(m, bp);
+                if (pairs && gpuskin_ONLY_METHOD == 0u) {  // normals are on
+                    vec3 n = gpuskin_skin_normal(m, bn);
+                    uint o2 = o >> 1u;
+                    out2.v[o2 + 0u] = p.xy;
+                    out2.v[o2 + 1u] = vec2(p.z, n.x);
+                    out2.v[o2 + 2u] = n.yz;
+                    if (tangents) {
+                        vec4 t = gpuskin_skin_tangent(m, bt);
+                        out2.v[o2 + 3u] = t.xy;
+                        out2.v[o2 + 4u] = t.zw;
+                    }
+                    continue;
+                }
+                if (pairs) {
+                    vec3 n = gpuskin_skin_normal(m, bn);
+                    uint o2 = o >> 1u;                         // the record's first pair
+                    uint q = (pair_phase + o2 + 1u) >> 1u;     // the first vec4 that starts inside it
+                    bool aligned = ((pair_phase + o2) & 1u) == 0u;
+                    if (!tangents) {
+                        // aligned: p.xyz n.x | n.yz   else: p.xy | p.z n.xyz
+                        out4.v[q] = aligned ? vec4(p, n.x) : vec4(p.z, n);
+                        out2.v[aligned ? o2 + 2u : o2] = aligned ? n.yz : p.xy;
+                    } else {
+                        // aligned: p.xyz n.x | n.yz t.xy | t.zw   else: p.xy | p.z n.xyz | t.xyzw
+                        vec4 t = gpuskin_skin_tangent(m, bt);
+                        out4.v[q] = aligned ? vec4(p, n.x) : vec4(p.z, n);
+                        out4.v[q + 1u] = aligned ? vec4(n.yz, t.xy) : t;
+                        out2.v[aligned ? o2 + 4u : o2] = aligned ? t.zw : p.xy;
+                    }
+                    continue;
+                }
+                pc.out_floats.v[o + 0u] = p.x;
+                pc.out_floats.v[o + 1u] = p.y;
+                pc.out_floats.v[o + 2u] = p.z;
+                o += 3u;
+                if (normals) {
+                    vec3 n = gpuskin_skin_normal(m, bn);
+                    pc.out_floats.v[o + 0u] = n.x;
+                    pc.out_floats.v[o + 1u] = n.y;
+                    pc.out_floats.v[o + 2u] = n.z;
+                    o += 3u;
+                }
+                if (tangents) {
+                    vec4 t = gpuskin_skin_tangent(m, bt);
+                    pc.out_floats.v[o + 0u] = t.x;
+                    pc.out_floats.v[o + 1u] = t.y;
+                    pc.out_floats.v[o + 2u] = t.z;
+                    pc.out_floats.v[o + 3u] = t.w;
+                }
+            }
+        }
+        return;
+    }
     // Kernel 3 takes its rows from the slot's instance list, where the range's
     // LBS instances come first and its rigid DQS ones after them (both in instance
     // order), so all but at most one workgroup row hold one method: they run that
