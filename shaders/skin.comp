@@ -134,12 +134,12 @@ void main()
         method[k] = gpuskin_ONLY_METHOD == 0u && k < rows ? f.methods.v[pc.first_instance + row0 + k] : 0u;
     if (gpuskin_ONLY_METHOD == 0u) {
         // The general kernel keeps the loop every kernel had before kernel 3's
-        // list, word for word (its other kernels' branches are dead here): written
-        // like the loops below, it compiled to 64 registers instead of 56 on an
-        // H200 and ran 4-10 % slower (BENCHMARKS.md); a shorter rewrite of it
-        // compiles to different SPIR-V, so it stays as measured. A grid-stride
-        // loop: the host caps the x groups at the device limit, so any vertex
-        // count fits one dispatch row.
+        // list: written like the loops below, it compiled to 64 registers instead
+        // of 56 on an H200 and ran 4-10 % slower (BENCHMARKS.md). Its wide-store
+        // branch below is dead here (pairs always takes the float pairs) but stays:
+        // without it, spirv-opt's output for two influence sets differs from the
+        // measured kernel's. A grid-stride loop: the host caps the x groups at the
+        // device limit, so any vertex count fits one dispatch row.
         uint step = gl_NumWorkGroups.x * gl_WorkGroupSize.x;
         for (uint v = gl_GlobalInvocationID.x; v < vertex_count; v += step) {
             gpuskin_Influences inf = gpuskin_fetch_influences(f, v);
@@ -148,19 +148,7 @@ void main()
             vec4 bt = tangents ? gpuskin_bind_tangent(f, v) : vec4(0.0);
             for (uint k = 0u; k < rows; ++k) {
                 uint row = row0 + k;
-                mat3x4 m;
-                if (gpuskin_ONLY_METHOD == 1u)
-                    m = gpuskin_blend_lbs(pal, (pc.first_instance + row) * pal.joint_count, inf);
-                else if (gpuskin_ONLY_METHOD == 2u)
-                    m = gpuskin_blend_dq(pal, (pc.first_instance + row) * pal.joint_count, inf, false);
-                else if (gpuskin_ONLY_METHOD == 4u)
-                    m = gpuskin_blend_dq(pal, (pc.first_instance + row) * pal.joint_count, inf, true);
-                else if (gpuskin_ONLY_METHOD == 3u)  // the host saw no residual bit in the range
-                    m = (method[k] & gpuskin_METHOD_ID_MASK) == gpuskin_METHOD_DQS
-                            ? gpuskin_blend_dq(pal, (pc.first_instance + row) * pal.joint_count, inf, false)
-                            : gpuskin_blend_lbs(pal, (pc.first_instance + row) * pal.joint_count, inf);
-                else
-                    m = gpuskin_skin_transform_method(pal, pc.first_instance + row, method[k], inf);
+                mat3x4 m = gpuskin_skin_transform_method(pal, pc.first_instance + row, method[k], inf);
                 uint o = (row * vertex_count + v) * stride;
                 vec3 p = gpuskin_skin_point(m, bp);
                 if (pairs && gpuskin_ONLY_METHOD == 0u) {  // normals are on
@@ -261,12 +249,8 @@ void main()
             for (uint k = 0u; k < rows; ++k) {
                 uint instance = gpuskin_row_instance(row0 + k), out_row = instance - pc.first_instance;
                 if (gpuskin_ONLY_METHOD == 3u && out_row >= pc.instance_count) continue;
-                mat3x4 m;
-                if (gpuskin_ONLY_METHOD == 3u)
-                    m = row0 + k >= pc.lbs_rows ? gpuskin_blend_dq(pal, instance * pal.joint_count, inf, false)
-                                                : gpuskin_blend_lbs(pal, instance * pal.joint_count, inf);
-                else
-                    m = gpuskin_skin_transform_method(pal, instance, method[k], inf);
+                mat3x4 m = row0 + k >= pc.lbs_rows ? gpuskin_blend_dq(pal, instance * pal.joint_count, inf, false)
+                                                   : gpuskin_blend_lbs(pal, instance * pal.joint_count, inf);
                 gpuskin_put(m, (out_row * vertex_count + v) * stride, bp, bn, bt, normals, tangents, pairs, pair_phase,
                             out2, out4);
             }
