@@ -6,7 +6,9 @@
    One run, on the device vk_setup.h's rules pick (GPUSKIN_DEVICE=<name part>, else
    the first discrete GPU), with no validation layer:
    1. the write-bandwidth ceiling: bench/fill.comp, one vec4 per invocation,
-      workgroups of 256, over a large buffer; then the same buffer as 24-byte
+      workgroups of 256, over a large buffer, once the GPU's speed has settled
+      under sustained fills (and again after the compute rows, with a warning if
+      it moved by more than 5 %); then the same buffer as 24-byte
       records (one an invocation) written as 3 vec2s, 6 floats, or a vec4 and a
       vec2: what the store width alone costs; and vec4 + vec2 records only as
       many as a dispatch of 64 synthetic instances writes (73 MiB): what a
@@ -417,6 +419,7 @@ static stats gpu_time(record_fn prep, record_fn body, void *user, int want_stats
 static VkPipeline fill_pipeline;
 static VkPipelineLayout fill_layout;
 static double ceiling_bps; /* bytes/s */
+static VkDeviceSize ceiling_bytes;
 
 typedef struct fill_push { VkDeviceAddress out; uint32_t count, row; float seed; uint32_t mode; } fill_push;
 /* count: vec4s (mode 0) or 24-byte records (modes 1, 2: as 3 vec2s / 6 floats) */
@@ -444,6 +447,48 @@ static void fill_prep(VkCommandBuffer cmd, void *user)
     vkCmdFillBuffer(cmd, j->buf.buffer, 0, (VkDeviceSize)j->count * (j->mode ? 24u : 16u), 0xFFFFFFFFu);
     barrier(cmd, VK_PIPELINE_STAGE_TRANSFER_BIT, VK_ACCESS_TRANSFER_WRITE_BIT, VK_PIPELINE_STAGE_COMPUTE_SHADER_BIT,
             VK_ACCESS_SHADER_WRITE_BIT);
+}
+
+/* warm_fills fills of the whole buffer back to back: sustained load. */
+static int warm_fills = 1;
+static void warm_body(VkCommandBuffer cmd, void *user)
+{
+    int k;
+    for (k = 0; k < warm_fills; ++k) {
+        if (k) barrier(cmd, VK_PIPELINE_STAGE_COMPUTE_SHADER_BIT, VK_ACCESS_SHADER_WRITE_BIT,
+                       VK_PIPELINE_STAGE_COMPUTE_SHADER_BIT, VK_ACCESS_SHADER_WRITE_BIT);
+        fill_body(cmd, user);
+    }
+}
+
+/* A GPU may start a run at its idle clock and speed up only under sustained load:
+   an H200 run (2026-12-03 21:13 UTC) measured a "ceiling" of 1.29 TB/s at its
+   start, against 4.34 TB/s a minute later, which made every ratio of its first
+   rows wrong (up to 188 %). So the ceiling is measured only once the fill's speed
+   has settled: batches of fills (doubled up to 16 a submission while a batch
+   takes under 20 ms) until two medians per fill in a row agree within 2 %, after
+   at least one second (at most ten). */
+static void gpu_warm_up(fill_job *j)
+{
+    const double t0 = now_s();
+    const int saved_reps = reps;
+    double prev = 0.0, first = 0.0, per_fill = 0.0, elapsed = 0.0;
+    int batches = 0;
+    reps = 3;
+    warm_fills = 1;
+    for (;;) {
+        const stats s = gpu_time(NULL, warm_body, j, 0);
+        per_fill = s.median / warm_fills;
+        if (!batches++) first = per_fill;
+        elapsed = now_s() - t0;
+        if ((elapsed >= 1.0 && prev > 0.0 && fabs(per_fill / prev - 1.0) < 0.02) || elapsed >= 10.0) break;
+        prev = per_fill;
+        if (s.median < 0.02 && warm_fills < 16) warm_fills *= 2;
+    }
+    reps = saved_reps;
+    printf("GPU warm-up: %d batches (up to %d fills each) in %.1f s; a fill took %.3f ms first, %.3f ms last%s\n",
+           batches, warm_fills, elapsed, first * 1e3, per_fill * 1e3,
+           elapsed >= 10.0 ? " (not settled after 10 s)" : "");
 }
 
 static void bench_ceiling(void)
@@ -485,8 +530,10 @@ static void bench_ceiling(void)
     j.buf = gpu_buffer(bytes, VK_BUFFER_USAGE_TRANSFER_SRC_BIT | VK_BUFFER_USAGE_TRANSFER_DST_BIT);
     j.count = (uint32_t)(bytes / 16u);
     j.mode = 0;
+    if (!quick) gpu_warm_up(&j);
     s = gpu_time(fill_prep, fill_body, &j, 0);
     ceiling_bps = (double)bytes / s.median;
+    ceiling_bytes = bytes;
     /* every vec4 written: check the first, the last and a stride of the rest */
     for (i = 0; i < 256 && ok; ++i) {
         const uint32_t at = (uint32_t)((uint64_t)i * (j.count - 1u) / 255u);
@@ -540,6 +587,28 @@ static void bench_ceiling(void)
                rec_bytes / 1048576.0, instances[i], s.median * 1e3, rec_bytes / s.median / 1e9,
                100.0 * rec_bytes / s.median / ceiling_bps);
     }
+    gpu_buffer_free(&j.buf);
+}
+
+/* The ceiling again, after the compute rows: the ratios above are only comparable
+   if the GPU ran at one speed throughout. */
+static void recheck_ceiling(void)
+{
+    fill_job j;
+    stats s;
+    double bps;
+    j.buf = gpu_buffer(ceiling_bytes, VK_BUFFER_USAGE_TRANSFER_SRC_BIT | VK_BUFFER_USAGE_TRANSFER_DST_BIT);
+    j.count = (uint32_t)(ceiling_bytes / 16u);
+    j.mode = 0;
+    s = gpu_time(fill_prep, fill_body, &j, 0);
+    bps = (double)ceiling_bytes / s.median;
+    csv_row("ceiling", "write vec4, local_size 256, again after the compute rows", (double)ceiling_bytes, s, bps / 1e9,
+            "GB/s");
+    printf("\nWrite-bandwidth ceiling again, after the compute rows: %.1f GB/s, %.0f%% of the first%s\n", bps / 1e9,
+           100.0 * bps / ceiling_bps,
+           !quick && fabs(bps / ceiling_bps - 1.0) > 0.05
+               ? " -- WARNING: the GPU's speed changed during the run, so the % columns are not comparable"
+               : "");
     gpu_buffer_free(&j.buf);
 }
 
@@ -1305,6 +1374,7 @@ int main(int argc, char **argv)
         report_memory(&cesium);
         bench_compute_mesh(&cesium, quick ? quick_counts : full_counts, quick ? 2 : 4);
     }
+    recheck_ceiling();
     if (have_cesium && !compute_only) {
         bench_draw(&cesium, quick ? draw_quick : draw_full, quick ? 1 : 3, quick ? 96 : 1920, quick ? 64 : 1080);
         /* The same crowd with the triangles reordered for the post-transform cache by
