@@ -1,7 +1,7 @@
 /* bench/bench_gpu.c - GPU throughput of gpuskin's Vulkan half.
 
    usage: bench_gpu [--quick] [--csv PATH] [--reps N] [--model PATH.glb] [--max-instances N] [--compute-only]
-                    [--sets 1|2] [--mixed-run N]
+                    [--sets 1|2] [--mixed-run N] [--scattered-joints]
 
    One run, on the device vk_setup.h's rules pick (GPUSKIN_DEVICE=<name part>, else
    the first discrete GPU), with no validation layer:
@@ -34,6 +34,9 @@
    vertex, 0-4 of them in the second set), which takes the kernels built for two.
    --mixed-run N: the mixed crowd alternates LBS and rigid DQS in runs of N
    instances (default 1: every other instance).
+   --scattered-joints: the synthetic mesh's vertices take their joints at random
+   (by default a ring of 200 vertices shares its four): the palette reads of
+   neighbouring vertices then scatter.
    Ends "N passed, N failed". */
 #define _POSIX_C_SOURCE 200809L
 #include <volk.h>
@@ -629,10 +632,15 @@ typedef struct mesh {
     gpuskin_mesh *gpu;
 } mesh;
 
+/* --scattered-joints: each vertex's first joint at random instead of the ring's. */
+static int scattered_joints;
+
 /* A tube of rings x segments vertices, 4 influences each (1..4 non-zero, summing to
-   1) along a 64-joint binary tree; triangles between rings. sets = 2: a second
-   influence set of 0..4 more non-zero influences on the next four joints (8 in
-   all, the eight summing to 1). */
+   1) along a 64-joint binary tree: consecutive joints from the ring's place along
+   the tube, so a ring's vertices share them (or, with --scattered-joints, from a
+   random joint for each vertex: neighbouring vertices then read different palette
+   rows); triangles between rings. sets = 2: a second influence set of 0..4 more
+   non-zero influences on the next four joints (8 in all, the eight summing to 1). */
 static void mesh_synthetic(mesh *m, uint32_t rings, uint32_t segs, uint32_t joints, uint32_t sets)
 {
     const uint32_t n = rings * segs;
@@ -654,7 +662,7 @@ static void mesh_synthetic(mesh *m, uint32_t rings, uint32_t segs, uint32_t join
             const float a = 6.2831853f * (float)s / (float)segs;
             float sum = 0.0f, wk[8];
             const uint32_t used = 1 + rnd_u32() % 4u, used2 = sets == 2 ? rnd_u32() % 5u : 0u;
-            const uint32_t j0 = (uint32_t)((uint64_t)r * joints / rings);
+            const uint32_t j0 = scattered_joints ? rnd_u32() % joints : (uint32_t)((uint64_t)r * joints / rings);
             pos[3 * v] = 0.3f * cosf(a); pos[3 * v + 1] = 2.0f * (float)r / (float)rings; pos[3 * v + 2] = 0.3f * sinf(a);
             nrm[3 * v] = cosf(a); nrm[3 * v + 1] = 0.0f; nrm[3 * v + 2] = sinf(a);
             for (k = 0; k < 8; ++k) {
@@ -688,7 +696,8 @@ static void mesh_synthetic(mesh *m, uint32_t rings, uint32_t segs, uint32_t join
     sd.inverse_bind = ib;
     GSCHECK(gpuskin_skeleton_init(&m->sk, &sd));
     free(parents); free(rest); free(g); free(ib);
-    m->name = sets == 2 ? "synthetic (8 influences)" : "synthetic"; /* no comma: CSV labels */
+    m->name = sets == 2 ? (scattered_joints ? "synthetic (8 influences; scattered joints)" : "synthetic (8 influences)")
+                        : (scattered_joints ? "synthetic (scattered joints)" : "synthetic"); /* no comma: CSV labels */
     m->s.vertex_count = n;
     m->s.positions.data = pos;
     m->s.normals.data = nrm;
@@ -1322,6 +1331,7 @@ int main(int argc, char **argv)
         else if (!strcmp(argv[i], "--model") && i + 1 < argc) model_path = argv[++i];
         else if (!strcmp(argv[i], "--max-instances") && i + 1 < argc) max_instances = (uint32_t)atoi(argv[++i]);
         else if (!strcmp(argv[i], "--compute-only")) compute_only = 1;
+        else if (!strcmp(argv[i], "--scattered-joints")) scattered_joints = 1;
         else if (!strcmp(argv[i], "--mixed-run") && i + 1 < argc && atoi(argv[i + 1]) >= 1)
             mixed_run = (uint32_t)atoi(argv[++i]);
         else if (!strcmp(argv[i], "--sets") && i + 1 < argc && (atoi(argv[i + 1]) == 1 || atoi(argv[i + 1]) == 2))
@@ -1329,7 +1339,7 @@ int main(int argc, char **argv)
         else {
             fprintf(stderr,
                     "usage: %s [--quick] [--csv PATH] [--reps N] [--model PATH.glb] [--max-instances N] [--compute-only]"
-                    " [--sets 1|2] [--mixed-run N]\n",
+                    " [--sets 1|2] [--mixed-run N] [--scattered-joints]\n",
                     argv[0]);
             return 2;
         }
