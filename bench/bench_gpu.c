@@ -372,7 +372,7 @@ static void query_pools_create(void)
     memset(&qi, 0, sizeof qi);
     qi.sType = VK_STRUCTURE_TYPE_QUERY_POOL_CREATE_INFO;
     qi.queryType = VK_QUERY_TYPE_TIMESTAMP;
-    qi.queryCount = 2;
+    qi.queryCount = 4;
     VKCHECK(vkCreateQueryPool(vk.device, &qi, NULL, &ts_pool));
     if (have_stats) {
         qi.queryType = VK_QUERY_TYPE_PIPELINE_STATISTICS;
@@ -387,19 +387,35 @@ static void query_pools_create(void)
 /* Pipeline statistics of the last timed repetition (when `want_stats`). */
 static uint64_t last_stats[3];
 
+/* When set, every repetition of gpu_time first times this reference fill (the
+   ceiling's) in the same submission, and `paired` gets the median over the
+   repetitions of (reference time / body time): a shared GPU that slows down for a
+   while slows both, so their ratio moves far less than either time. */
+static void *paired_ref;
+static stats paired;
+static void fill_body(VkCommandBuffer cmd, void *user);
+
 /* Median seconds of `body` over `reps` submissions (plus two warm-ups). The first
    timestamp is written once everything before it (prep) has completed (bottom of
    pipe), the second once body has. */
 static stats gpu_time(record_fn prep, record_fn body, void *user, int want_stats)
 {
-    double t[256];
+    double t[256], ratio[256];
     int r;
     for (r = -2; r < reps; ++r) {
         VkCommandBuffer cmd;
-        uint64_t ts[2];
+        uint64_t ts[4];
         VKCHECK(vks_begin(&vk, &cmd));
-        vkCmdResetQueryPool(cmd, ts_pool, 0, 2);
+        vkCmdResetQueryPool(cmd, ts_pool, 0, 4);
         if (want_stats && have_stats) vkCmdResetQueryPool(cmd, stats_pool, 0, 1);
+        if (paired_ref) { /* the reference, then a barrier: prep and body start after it */
+            vkCmdWriteTimestamp(cmd, VK_PIPELINE_STAGE_BOTTOM_OF_PIPE_BIT, ts_pool, 2);
+            fill_body(cmd, paired_ref);
+            vkCmdWriteTimestamp(cmd, VK_PIPELINE_STAGE_BOTTOM_OF_PIPE_BIT, ts_pool, 3);
+            barrier(cmd, VK_PIPELINE_STAGE_COMPUTE_SHADER_BIT, VK_ACCESS_SHADER_WRITE_BIT,
+                    VK_PIPELINE_STAGE_TRANSFER_BIT | VK_PIPELINE_STAGE_COMPUTE_SHADER_BIT,
+                    VK_ACCESS_TRANSFER_WRITE_BIT | VK_ACCESS_SHADER_READ_BIT | VK_ACCESS_SHADER_WRITE_BIT);
+        }
         if (prep) prep(cmd, user);
         vkCmdWriteTimestamp(cmd, VK_PIPELINE_STAGE_BOTTOM_OF_PIPE_BIT, ts_pool, 0);
         if (want_stats && have_stats) vkCmdBeginQuery(cmd, stats_pool, 0, 0);
@@ -407,13 +423,16 @@ static stats gpu_time(record_fn prep, record_fn body, void *user, int want_stats
         if (want_stats && have_stats) vkCmdEndQuery(cmd, stats_pool, 0);
         vkCmdWriteTimestamp(cmd, VK_PIPELINE_STAGE_BOTTOM_OF_PIPE_BIT, ts_pool, 1);
         VKCHECK(vks_submit_wait(&vk, cmd));
-        VKCHECK(vkGetQueryPoolResults(vk.device, ts_pool, 0, 2, sizeof ts, ts, sizeof ts[0],
+        VKCHECK(vkGetQueryPoolResults(vk.device, ts_pool, 0, paired_ref ? 4 : 2, sizeof ts, ts, sizeof ts[0],
                                       VK_QUERY_RESULT_64_BIT | VK_QUERY_RESULT_WAIT_BIT));
         if (r >= 0) t[r] = (double)((ts[1] - ts[0]) & ts_mask) * ts_period_ns * 1e-9;
+        if (r >= 0 && paired_ref)
+            ratio[r] = (double)((ts[3] - ts[2]) & ts_mask) / (double)(((ts[1] - ts[0]) & ts_mask) | 1u);
         if (want_stats && have_stats)
             VKCHECK(vkGetQueryPoolResults(vk.device, stats_pool, 0, 1, sizeof last_stats, last_stats, sizeof last_stats[0],
                                           VK_QUERY_RESULT_64_BIT | VK_QUERY_RESULT_WAIT_BIT));
     }
+    if (paired_ref) paired = summarise(ratio, reps);
     return summarise(t, reps);
 }
 
@@ -427,6 +446,7 @@ static VkDeviceSize ceiling_bytes;
 typedef struct fill_push { VkDeviceAddress out; uint32_t count, row; float seed; uint32_t mode; } fill_push;
 /* count: vec4s (mode 0) or 24-byte records (modes 1, 2: as 3 vec2s / 6 floats) */
 typedef struct fill_job { gpuskin_buffer buf; uint32_t count, mode; } fill_job;
+static fill_job ceiling_job; /* its buffer stays: the reference of the paired ratios */
 
 static void fill_body(VkCommandBuffer cmd, void *user)
 {
@@ -590,29 +610,27 @@ static void bench_ceiling(void)
                rec_bytes / 1048576.0, instances[i], s.median * 1e3, rec_bytes / s.median / 1e9,
                100.0 * rec_bytes / s.median / ceiling_bps);
     }
-    gpu_buffer_free(&j.buf);
+    j.mode = 0;
+    j.count = (uint32_t)(bytes / 16u);
+    ceiling_job = j;
 }
 
 /* The ceiling again, after the compute rows: the ratios above are only comparable
    if the GPU ran at one speed throughout. */
 static void recheck_ceiling(void)
 {
-    fill_job j;
     stats s;
     double bps;
-    j.buf = gpu_buffer(ceiling_bytes, VK_BUFFER_USAGE_TRANSFER_SRC_BIT | VK_BUFFER_USAGE_TRANSFER_DST_BIT);
-    j.count = (uint32_t)(ceiling_bytes / 16u);
-    j.mode = 0;
-    s = gpu_time(fill_prep, fill_body, &j, 0);
+    s = gpu_time(fill_prep, fill_body, &ceiling_job, 0);
     bps = (double)ceiling_bytes / s.median;
     csv_row("ceiling", "write vec4, local_size 256, again after the compute rows", (double)ceiling_bytes, s, bps / 1e9,
             "GB/s");
     printf("\nWrite-bandwidth ceiling again, after the compute rows: %.1f GB/s, %.0f%% of the first%s\n", bps / 1e9,
            100.0 * bps / ceiling_bps,
            !quick && fabs(bps / ceiling_bps - 1.0) > 0.05
-               ? " -- WARNING: the GPU's speed changed during the run, so the % columns are not comparable"
+               ? " -- WARNING: the GPU's speed changed during the run: trust the paired column, not the % one"
                : "");
-    gpu_buffer_free(&j.buf);
+    gpu_buffer_free(&ceiling_job.buf);
 }
 
 /* ---- meshes --------------------------------------------------------------------- */
@@ -985,9 +1003,11 @@ static void bench_compute_mesh(mesh *m, const uint32_t *counts, int ncounts)
 {
     int ci, kind;
     printf("\nCompute skinning, %s: %zu vertices, %u joints, positions + normals out (24 B/vertex; \"pos only\": 12),"
-           " median of %d\n", m->name, m->s.vertex_count, m->joints, reps);
-    printf("%-13s %9s %10s %12s %10s %9s %12s\n", "method", "instances", "ms", "Gvert-inst/s", "GB/s out", "of ceil.",
-           "max err p/n");
+           " median of %d; \"of ceil.\": GB/s out over the run's ceiling; \"paired\": the median of each repetition's"
+           " rate over that of the ceiling's fill, run just before it in the same submission\n",
+           m->name, m->s.vertex_count, m->joints, reps);
+    printf("%-13s %9s %10s %12s %10s %9s %7s %12s\n", "method", "instances", "ms", "Gvert-inst/s", "GB/s out", "of ceil.",
+           "paired", "max err p/n");
     for (ci = 0; ci < ncounts; ++ci)
         for (kind = 0; kind < M_COUNT; ++kind) {
             const uint32_t n = counts[ci];
@@ -997,7 +1017,7 @@ static void bench_compute_mesh(mesh *m, const uint32_t *counts, int ncounts)
             crowd cw;
             skin_job j;
             stats s;
-            double vps, bps, dp = 0.0, dn = 0.0;
+            double vps, bps, paired_fraction, dp = 0.0, dn = 0.0;
             float *back;
             uint32_t checks[3], c, last_chunk_first, has_residual = 0, i;
             int var;
@@ -1030,9 +1050,12 @@ static void bench_compute_mesh(mesh *m, const uint32_t *counts, int ncounts)
             if (var == 2) snprintf(label, sizeof label, "%s %u/inv", method_name[kind], j.per_invocation);
             if (var == 3) snprintf(label, sizeof label, "%s pos only", method_name[kind]);
             dp = dn = 0.0;
+                paired_ref = &ceiling_job;
                 s = gpu_time(skin_prep, skin_body, &j, 0);
+                paired_ref = NULL;
                 vps = (double)n * (double)m->s.vertex_count / s.median;
                 bps = vps * 4.0 * floats;
+                paired_fraction = paired.median * (double)n * (double)per_out / (double)ceiling_bytes;
                 /* what stays in the output: the last chunk; check its first, middle and last instance */
                 last_chunk_first = (n - 1) / j.chunk * j.chunk;
                 checks[0] = last_chunk_first;
@@ -1058,8 +1081,10 @@ static void bench_compute_mesh(mesh *m, const uint32_t *counts, int ncounts)
                 csv_row("skin-compute", variant, (double)n * (double)m->s.vertex_count, s, vps / 1e9, "Gvertex-instances/s");
                 csv_row("skin-compute-bw", variant, (double)n * (double)m->s.vertex_count, s, bps / ceiling_bps,
                         "fraction of write ceiling");
-                printf("%-13s %9u %10.3f %12.2f %10.1f %8.0f%% %6.1e/%-6.1e%s\n", label, n, s.median * 1e3,
-                       vps / 1e9, bps / 1e9, 100.0 * bps / ceiling_bps, dp, dn,
+                csv_row("skin-compute-paired", variant, (double)n * (double)m->s.vertex_count, paired, paired_fraction,
+                        "fraction of the paired fill's rate");
+                printf("%-13s %9u %10.3f %12.2f %10.1f %8.0f%% %6.1f%% %6.1e/%-6.1e%s\n", label, n, s.median * 1e3,
+                       vps / 1e9, bps / 1e9, 100.0 * bps / ceiling_bps, 100.0 * paired_fraction, dp, dn,
                        j.chunk < n ? " (chunked)" : "");
                 if (kind == M_LBS && var == 0 && ci == ncounts - 1)
                     printf("  (CPU: gpuskin_crowd_upload of %u LBS instances: %.2f ms = %.1f ns/joint a frame, median of %d;"
