@@ -91,11 +91,17 @@ static stats summarise(double *t, int n)
     return s;
 }
 
+static double now_s(void);
+static double t_start; /* CLOCK_MONOTONIC at start: t_s, when a row was written */
+
+/* t_s lets a row be matched with a clock log taken beside the run (run_h200.sh
+   samples the GPU's clocks with nvidia-smi): the first line of the CSV gives the
+   start in UTC. */
 static void csv_row(const char *group, const char *variant, double size, stats s, double value, const char *unit)
 {
     if (!csv) return;
-    fprintf(csv, "%s,%s,%.0f,%d,%.9g,%.9g,%.9g,%.6g,%s\n", group, variant, size, s.samples, s.median, s.min, s.max,
-            value, unit);
+    fprintf(csv, "%s,%s,%.0f,%d,%.9g,%.9g,%.9g,%.6g,%s,%.3f\n", group, variant, size, s.samples, s.median, s.min, s.max,
+            value, unit, now_s() - t_start);
 }
 
 static void *xmalloc(size_t n)
@@ -566,7 +572,7 @@ static void bench_ceiling(void)
         if (quick && i > 16) break;
     }
     check(ok, "fill kernel wrote every sampled vec4");
-    csv_row("ceiling", "write vec4, local_size 256", (double)bytes, s, ceiling_bps / 1e9, "GB/s");
+    csv_row("ceiling", "write vec4 (local_size 256)", (double)bytes, s, ceiling_bps / 1e9, "GB/s");
     printf("\nWrite-bandwidth ceiling (fill.comp, 1 vec4/invocation, groups of 256): %.1f MiB in %.3f ms = %.1f GB/s"
            " (median of %d)\n", (double)bytes / 1048576.0, s.median * 1e3, ceiling_bps / 1e9, s.samples);
     /* The same buffer in 24-byte records written with narrower stores: why skin.comp
@@ -581,7 +587,7 @@ static void bench_ceiling(void)
         readback(&j.buf, (VkDeviceSize)(j.count - 1u) * 24u, 24, v);
         snprintf(what, sizeof what, "fill, 24-byte records as %s: last record written", whats[j.mode]);
         check(v[0] == (float)(j.count - 1u) && v[5] == 2.0f, what);
-        snprintf(label, sizeof label, "write 24 B as %s, local_size 256", whats[j.mode]);
+        snprintf(label, sizeof label, "write 24 B as %s (local_size 256)", whats[j.mode]);
         csv_row("ceiling", label, rec_bytes, s, rec_bytes / s.median / 1e9, "GB/s");
         printf("  24-byte records as %s: %.3f ms = %.1f GB/s, %.0f%% of the ceiling\n", whats[j.mode], s.median * 1e3,
                rec_bytes / s.median / 1e9, 100.0 * rec_bytes / s.median / ceiling_bps);
@@ -604,7 +610,7 @@ static void bench_ceiling(void)
         readback(&j.buf, (VkDeviceSize)(j.count - 1u) * 24u, 24, v);
         snprintf(label, sizeof label, "fill, %u instances' records: last record written", instances[i]);
         check(v[0] == (float)(j.count - 1u) && v[5] == 2.0f, label);
-        snprintf(label, sizeof label, "write 24 B as a vec4 and a vec2 store, %u instances' bytes", instances[i]);
+        snprintf(label, sizeof label, "write 24 B as a vec4 and a vec2 store: %u instances' bytes", instances[i]);
         csv_row("ceiling", label, rec_bytes, s, rec_bytes / s.median / 1e9, "GB/s");
         printf("  the same, only the %.1f MiB of %u synthetic instances: %.4f ms = %.1f GB/s, %.0f%% of the ceiling\n",
                rec_bytes / 1048576.0, instances[i], s.median * 1e3, rec_bytes / s.median / 1e9,
@@ -623,7 +629,7 @@ static void recheck_ceiling(void)
     double bps;
     s = gpu_time(fill_prep, fill_body, &ceiling_job, 0);
     bps = (double)ceiling_bytes / s.median;
-    csv_row("ceiling", "write vec4, local_size 256, again after the compute rows", (double)ceiling_bytes, s, bps / 1e9,
+    csv_row("ceiling", "write vec4 (local_size 256) again after the compute rows", (double)ceiling_bytes, s, bps / 1e9,
             "GB/s");
     printf("\nWrite-bandwidth ceiling again, after the compute rows: %.1f GB/s, %.0f%% of the first%s\n", bps / 1e9,
            100.0 * bps / ceiling_bps,
@@ -1369,6 +1375,7 @@ int main(int argc, char **argv)
             return 2;
         }
     }
+    t_start = now_s();
     if (quick) reps = 3;
     if (reps < 1) reps = 1;
     if (reps > 256) reps = 256;
@@ -1389,7 +1396,14 @@ int main(int argc, char **argv)
         fprintf(csv, "# %s, Vulkan %u.%u, driver 0x%x\n", vk.properties.deviceName,
                 VK_API_VERSION_MAJOR(vk.properties.apiVersion), VK_API_VERSION_MINOR(vk.properties.apiVersion),
                 vk.properties.driverVersion);
-        fprintf(csv, "group,variant,size,samples,median_s,min_s,max_s,value,unit\n");
+        {
+            struct timespec now;
+            char when[32];
+            clock_gettime(CLOCK_REALTIME, &now);
+            strftime(when, sizeof when, "%Y-%m-%d %H:%M:%S", gmtime(&now.tv_sec));
+            fprintf(csv, "# started %s.%03ld UTC\n", when, now.tv_nsec / 1000000L);
+        }
+        fprintf(csv, "group,variant,size,samples,median_s,min_s,max_s,value,unit,t_s\n");
     }
     context_create();
     query_pools_create();
@@ -1423,7 +1437,7 @@ int main(int argc, char **argv)
                 cesium.gpu = NULL;
                 cesium.owned[0] = reordered;
                 cesium.indices = reordered;
-                cesium.name = "CesiumMan, indices reordered by meshopt_optimizeVertexCache";
+                cesium.name = "CesiumMan (indices reordered by meshopt_optimizeVertexCache)";
                 mesh_upload(&cesium);
                 bench_draw(&cesium, quick ? draw_quick : draw_full, quick ? 1 : 2, quick ? 96 : 1920, quick ? 64 : 1080);
             }

@@ -10,9 +10,11 @@
 # (.gl holds the Vulkan loader .debs; build/bench-libs the shared libraries the
 # binaries need beyond the image's, e.g. libstb for test_gpu.)
 #
-# Writes to $OUT (at most 8 files come back): machine.txt, test_gpu.log,
-# bench_gpu.log, bench_gpu.csv, bench_cpu.log, bench_cpu.csv, kernel_stats.txt,
-# summary.txt.
+# Writes to $OUT (at most 8 files come back): machine.txt, bench_gpu.log,
+# bench_gpu.csv, bench_cpu.log, bench_cpu.csv, summary.txt, and more.tgz with
+# test_gpu.log, kernel_stats.txt and clocks.csv: the GPU's clocks, power and
+# throttle reasons sampled by nvidia-smi every 100 ms while the steps run (match
+# them with bench_gpu.csv's t_s column and its "# started" line).
 # Every step has its own time limit; the whole run stays well under 8 minutes.
 set -u
 # The Vulkan loader (the image has the NVIDIA driver but no libvulkan).
@@ -59,11 +61,15 @@ step() { # step NAME LIMIT_S LOG COMMAND...: runs with a time limit, records rc 
     done
 } >"$OUT/machine.txt" 2>&1
 : >"$OUT/summary.txt"
+nvidia-smi --query-gpu=timestamp,clocks.sm,clocks.mem,power.draw,temperature.gpu,clocks_throttle_reasons.active \
+    --format=csv -lms 100 >"$OUT/clocks.csv" 2>&1 &
+clock_log=$!
 
 step "GPU tests (no validation layer)" 150 test_gpu.log build/test_gpu
 step "compute kernels as compiled" 60 kernel_stats.txt build/kernel_stats
 step "GPU benchmark" 270 bench_gpu.log build/bench_gpu --csv "$OUT/bench_gpu.csv"
 step "CPU benchmark" 120 bench_cpu.log build/bench_cpu --csv "$OUT/bench_cpu.csv" --threads-max 16
+kill "$clock_log" 2>/dev/null
 
 # The short table: the lines that carry the figures.
 {
@@ -75,10 +81,14 @@ step "CPU benchmark" 120 bench_cpu.log build/bench_cpu --csv "$OUT/bench_cpu.csv
     echo "==== compute kernels (registers a thread)"
     grep -E '^(skin.comp|  Register)' "$OUT/kernel_stats.txt"
     echo "==== GPU benchmark"
-    grep -E '^(bench_gpu:|Write-bandwidth|Compute skinning|Crowd draw|method|path|LBS|DQS|mixed|skinned|posed|compute|  mesh|  crowd|  device-local|  \(CPU|FAIL|[0-9]+ passed)' \
+    grep -E '^(bench_gpu:|GPU warm-up|Write-bandwidth|Compute skinning|Crowd draw|method|path|LBS|DQS|mixed|skinned|posed|compute|  mesh|  crowd|  device-local|  \(CPU|FAIL|[0-9]+ passed)' \
         "$OUT/bench_gpu.log"
     echo "==== CPU benchmark"
     grep -E '^(bench_cpu:|Skinning|method|LBS|DQS|naive|fast /|Palettes|instances|targets|gpuskin_build|threads| +[0-9]+ +[0-9.]+|FAIL|[0-9]+ passed)' \
         "$OUT/bench_cpu.log"
+    echo "==== GPU clocks while the steps ran (clocks.csv in more.tgz): SM MHz, lowest / median / highest"
+    awk -F', ' 'NR > 1 && $2 ~ /MHz/ { split($2, a, " "); print a[1] }' "$OUT/clocks.csv" | sort -n |
+        awk '{ v[NR] = $1 } END { if (NR) print v[1], "/", v[int((NR + 1) / 2)], "/", v[NR], "(" NR " samples)" }'
 } >>"$OUT/summary.txt"
+tar czf "$OUT/more.tgz" -C "$OUT" test_gpu.log kernel_stats.txt clocks.csv && rm -f "$OUT/test_gpu.log" "$OUT/kernel_stats.txt" "$OUT/clocks.csv"
 cat "$OUT/summary.txt"
