@@ -7,7 +7,7 @@
 # runs `--compute-only --reps 20` ROUNDS times (default 2), in turn, with the
 # extra arguments in H2H_ARGS (e.g. "--sets 2" or "--mixed-run 4"), if any.
 # Carry: [".gl", "build/h2h", "build/bench-libs"] (strip the binaries: the carry
-# limit is 64 MiB). Writes $OUT/h2h.tgz (every run's log and CSV, and
+# limit is 64 MiB). Writes $OUT/h2h.tgz (every run's log and CSV, clocks.csv, and
 # h2h_summary.txt: the figure lines of each run) and prints the summary.
 set -u
 for f in .gl/*.deb; do dpkg -x "$f" /; done; ldconfig
@@ -21,6 +21,12 @@ if ! ls /usr/share/vulkan/icd.d/nvidia*.json /etc/vulkan/icd.d/nvidia*.json >/de
 fi
 ROUNDS=${ROUNDS:-2}
 : >"$W/h2h_summary.txt"
+# The GPU's clocks beside the runs: a row that ran below the maximum SM clock is
+# slower in proportion (BENCHMARKS.md); `python3 bench/clock_rows.py
+# h2h_V_R.csv clocks.csv` (locally, after unpacking h2h.tgz) shows which.
+nvidia-smi --query-gpu=timestamp,clocks.sm,clocks.mem,power.draw,temperature.gpu,clocks_throttle_reasons.active \
+    --format=csv -lms 100 >"$W/clocks.csv" 2>&1 &
+clock_log=$!
 for round in $(seq 1 "$ROUNDS"); do
     for b in build/h2h/bench_gpu_*; do
         case "$b" in *.o) continue ;; esac
@@ -32,4 +38,5 @@ for round in $(seq 1 "$ROUNDS"); do
             tee -a "$W/h2h_summary.txt"
     done
 done
+kill "$clock_log" 2>/dev/null
 tar czf "$OUT/h2h.tgz" -C "$W" .
