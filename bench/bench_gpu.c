@@ -395,8 +395,10 @@ static uint64_t last_stats[3];
 
 /* When set, every repetition of gpu_time first times this reference fill (the
    ceiling's) in the same submission, and `paired` gets the median over the
-   repetitions of (reference time / body time): a shared GPU that slows down for a
-   while slows both, so their ratio moves far less than either time. */
+   repetitions of (reference time / body time). It corrects for what slows the
+   DRAM-bound fill too (memory speed, another tenant's traffic), not for the SM
+   clock: on an H200 (2026-12-03 22:05) rows run while the driver held the SM clock
+   low were slower by that much and the fill was not (BENCHMARKS.md). */
 static void *paired_ref;
 static stats paired;
 static void fill_body(VkCommandBuffer cmd, void *user);
@@ -447,12 +449,12 @@ static stats gpu_time(record_fn prep, record_fn body, void *user, int want_stats
 static VkPipeline fill_pipeline;
 static VkPipelineLayout fill_layout;
 static double ceiling_bps; /* bytes/s */
-static VkDeviceSize ceiling_bytes;
 
 typedef struct fill_push { VkDeviceAddress out; uint32_t count, row; float seed; uint32_t mode; } fill_push;
 /* count: vec4s (mode 0) or 24-byte records (modes 1, 2: as 3 vec2s / 6 floats) */
 typedef struct fill_job { gpuskin_buffer buf; uint32_t count, mode; } fill_job;
 static fill_job ceiling_job; /* its buffer stays: the reference of the paired ratios */
+#define CEILING_BYTES ((double)ceiling_job.count * 16.0) /* the ceiling's vec4s */
 
 static void fill_body(VkCommandBuffer cmd, void *user)
 {
@@ -562,7 +564,6 @@ static void bench_ceiling(void)
     if (!quick) gpu_warm_up(&j);
     s = gpu_time(fill_prep, fill_body, &j, 0);
     ceiling_bps = (double)bytes / s.median;
-    ceiling_bytes = bytes;
     /* every vec4 written: check the first, the last and a stride of the rest */
     for (i = 0; i < 256 && ok; ++i) {
         const uint32_t at = (uint32_t)((uint64_t)i * (j.count - 1u) / 255u);
@@ -628,13 +629,13 @@ static void recheck_ceiling(void)
     stats s;
     double bps;
     s = gpu_time(fill_prep, fill_body, &ceiling_job, 0);
-    bps = (double)ceiling_bytes / s.median;
-    csv_row("ceiling", "write vec4 (local_size 256) again after the compute rows", (double)ceiling_bytes, s, bps / 1e9,
+    bps = CEILING_BYTES / s.median;
+    csv_row("ceiling", "write vec4 (local_size 256) again after the compute rows", CEILING_BYTES, s, bps / 1e9,
             "GB/s");
     printf("\nWrite-bandwidth ceiling again, after the compute rows: %.1f GB/s, %.0f%% of the first%s\n", bps / 1e9,
            100.0 * bps / ceiling_bps,
            !quick && fabs(bps / ceiling_bps - 1.0) > 0.05
-               ? " -- WARNING: the GPU's speed changed during the run: trust the paired column, not the % one"
+               ? " -- WARNING: the GPU's write speed changed during the run: compare the paired column, not the % one"
                : "");
     gpu_buffer_free(&ceiling_job.buf);
 }
@@ -1061,7 +1062,7 @@ static void bench_compute_mesh(mesh *m, const uint32_t *counts, int ncounts)
                 paired_ref = NULL;
                 vps = (double)n * (double)m->s.vertex_count / s.median;
                 bps = vps * 4.0 * floats;
-                paired_fraction = paired.median * (double)n * (double)per_out / (double)ceiling_bytes;
+                paired_fraction = paired.median * (double)n * (double)per_out / CEILING_BYTES;
                 /* what stays in the output: the last chunk; check its first, middle and last instance */
                 last_chunk_first = (n - 1) / j.chunk * j.chunk;
                 checks[0] = last_chunk_first;
