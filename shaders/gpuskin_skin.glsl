@@ -90,29 +90,35 @@ const float gpuskin_MIN_WEIGHT = 1.17549435e-38;  // FLT_MIN
 
 // ---- Influences -----------------------------------------------------------
 // k = 4 * sets influences, in set order. Fixed-size arrays indexed by loops of
-// constant bounds, so the compiler unrolls them into registers.
+// constant bounds, so the compiler unrolls them into registers. Everything that
+// depends on the vertex alone (the renormalised weights, which weights count, the
+// DQS pivot) is worked out here once, for all the instances a compute invocation
+// skins; the oracle works it out in each blend, with the same operations in the
+// same order, so the values are the same. The joints stay packed two a word: the
+// fewer registers a vertex holds across its instances, the more warps an SM runs
+// (on an H200 this form ran rigid DQS ~2 % and mixed LBS + DQS crowds ~4 % faster
+// than joints unpacked and weights renormalised in each blend; BENCHMARKS.md).
 struct gpuskin_Influences {
-    uint joint[8];
-    float weight[8];
-    float norm;   // 1 / sum of the weights (1 when they sum to 0), computed once a vertex
+    uint joint_pairs[4];  // joint 2i in the low 16 bits, joint 2i + 1 in the high ones
+    float weight[8];      // renormalised: the weight times 1 / (sum of the weights)
+    uint nonzero;         // bit i set: weight i is not 0 (a denormal counts as 0)
+    uint pivot_joint;     // DQS's antipodal pivot's joint; 0xFFFFFFFF when no weight is > 0
 };
+
+uint gpuskin_joint(gpuskin_Influences inf, int i)
+{
+    uint pair = inf.joint_pairs[i >> 1];
+    return (i & 1) != 0 ? pair >> 16u : pair & 0xFFFFu;
+}
 
 // Influences looked at: 4 a set. GPUSKIN_GLSL_MAX_SETS may be a specialization
 // constant (skin.comp is specialised per mesh), so this is one too.
 const int gpuskin_K = 4 * int(GPUSKIN_GLSL_MAX_SETS);
 
-// sum = w[0] + ... + w[k-1], in order; unused slots of a 1-set mesh are 0 and
-// change nothing (x + 0 == x exactly).
-float gpuskin_weight_norm(gpuskin_Influences inf)
-{
-    float sum = 0.0;
-    for (int i = 0; i < gpuskin_K; ++i) sum += inf.weight[i];
-    return sum > 0.0 ? 1.0 / sum : 1.0;
-}
-
 gpuskin_Influences gpuskin_fetch_influences(gpuskin_Frame f, uint vertex)
 {
     gpuskin_Influences inf;
+    float raw[8];
     uint sets = f.influence_sets;
     for (uint s = 0u; s < uint(GPUSKIN_GLSL_MAX_SETS); ++s) {
         uvec2 j = uvec2(0u);
@@ -121,20 +127,33 @@ gpuskin_Influences gpuskin_fetch_influences(gpuskin_Frame f, uint vertex)
             j = f.joints.v[vertex * sets + s];
             w = f.weights.v[vertex * sets + s];
         }
-        inf.joint[s * 4u + 0u] = j.x & 0xFFFFu;
-        inf.joint[s * 4u + 1u] = j.x >> 16u;
-        inf.joint[s * 4u + 2u] = j.y & 0xFFFFu;
-        inf.joint[s * 4u + 3u] = j.y >> 16u;
+        inf.joint_pairs[s * 2u + 0u] = j.x;
+        inf.joint_pairs[s * 2u + 1u] = j.y;
         // A denormal weight counts as 0, whether or not this GPU flushes denormals.
         w = mix(w, vec4(0.0), lessThan(abs(w), vec4(gpuskin_MIN_WEIGHT)));
-        inf.weight[s * 4u + 0u] = w.x;
-        inf.weight[s * 4u + 1u] = w.y;
-        inf.weight[s * 4u + 2u] = w.z;
-        inf.weight[s * 4u + 3u] = w.w;
+        raw[s * 4u + 0u] = w.x;
+        raw[s * 4u + 1u] = w.y;
+        raw[s * 4u + 2u] = w.z;
+        raw[s * 4u + 3u] = w.w;
     }
-    // The oracle computes this in each blend; the same sum in the same order gives
-    // the same value, and a vertex skinned for several instances pays for it once.
-    inf.norm = gpuskin_weight_norm(inf);
+    // sum = w[0] + ... + w[k-1], in order; unused slots of a 1-set mesh are 0 and
+    // change nothing (x + 0 == x exactly). Weights summing to 0 keep norm 1.
+    float sum = 0.0;
+    for (int i = 0; i < gpuskin_K; ++i) sum += raw[i];
+    float norm = sum > 0.0 ? 1.0 / sum : 1.0;
+    inf.nonzero = 0u;
+    inf.pivot_joint = 0xFFFFFFFFu;
+    float best = 0.0;
+    for (int i = 0; i < gpuskin_K; ++i) {
+        inf.weight[i] = raw[i] * norm;
+        if (raw[i] != 0.0) inf.nonzero |= 1u << uint(i);
+        // DQS's antipodal pivot: the highest weight, the first on a tie (strict >
+        // from 0), so both ends of a 0.5/0.5 ring agree on the sign convention.
+        if (raw[i] > best) {
+            best = raw[i];
+            inf.pivot_joint = gpuskin_joint(inf, i);
+        }
+    }
     return inf;
 }
 
@@ -173,13 +192,12 @@ mat3x4 gpuskin_identity_rows()
 // the identity, keeping its bind pose instead of collapsing to the origin.
 mat3x4 gpuskin_blend_lbs(gpuskin_Palettes p, uint palette_base, gpuskin_Influences inf)
 {
-    float norm = inf.norm;
     vec4 r0 = vec4(0.0), r1 = vec4(0.0), r2 = vec4(0.0);
     bool contributed = false;
     for (int i = 0; i < gpuskin_K; ++i) {
-        if (inf.weight[i] != 0.0) {
-            float wi = inf.weight[i] * norm;
-            uint b = (palette_base + inf.joint[i]) * 3u;
+        if ((inf.nonzero & (1u << uint(i))) != 0u) {
+            float wi = inf.weight[i];
+            uint b = (palette_base + gpuskin_joint(inf, i)) * 3u;
             r0 += p.lbs.v[b + 0u] * wi;
             r1 += p.lbs.v[b + 1u] * wi;
             r2 += p.lbs.v[b + 2u] * wi;
@@ -197,32 +215,22 @@ vec3 gpuskin_quat_rotate(vec4 q, vec3 v)
     return v + q.w * u + cross(q.xyz, u);
 }
 
-// Dual-quaternion blend, returned as the equivalent affine [R*S | t].
-// The antipodal pivot is the highest weight, the first on a tie (strict >
-// from 0), so both ends of a 0.5/0.5 ring agree on the sign convention. The
-// residual S is blended without the sign: a shear or scale has no antipode.
+// Dual-quaternion blend, returned as the equivalent affine [R*S | t]. Every
+// quaternion is blended on the pivot's hemisphere (the pivot is chosen in
+// gpuskin_fetch_influences); without a pivot (no positive weight) the vertex
+// keeps its bind pose. The residual S is blended without the sign: a shear or
+// scale has no antipode.
 mat3x4 gpuskin_blend_dq(gpuskin_Palettes p, uint palette_base, gpuskin_Influences inf, bool use_residual)
 {
-    float norm = inf.norm;
-    int pivot = -1;
-    float best = 0.0;
-    uint pivot_joint = 0u;  // inf.joint[pivot], kept here to avoid a dynamic array index
-    for (int i = 0; i < gpuskin_K; ++i) {
-        if (inf.weight[i] > best) {
-            best = inf.weight[i];
-            pivot = i;
-            pivot_joint = inf.joint[i];
-        }
-    }
-    if (pivot < 0) return gpuskin_identity_rows();
+    if (inf.pivot_joint == 0xFFFFFFFFu) return gpuskin_identity_rows();
 
-    vec4 pr = p.dq.v[(palette_base + pivot_joint) * 2u];
+    vec4 pr = p.dq.v[(palette_base + inf.pivot_joint) * 2u];
     vec4 real = vec4(0.0), du = vec4(0.0);
     vec3 s0 = vec3(0.0), s1 = vec3(0.0), s2 = vec3(0.0);
     for (int i = 0; i < gpuskin_K; ++i) {
-        if (inf.weight[i] != 0.0) {
-            float wi = inf.weight[i] * norm;
-            uint j = palette_base + inf.joint[i];
+        if ((inf.nonzero & (1u << uint(i))) != 0u) {
+            float wi = inf.weight[i];
+            uint j = palette_base + gpuskin_joint(inf, i);
             vec4 ri = p.dq.v[j * 2u];
             vec4 di = p.dq.v[j * 2u + 1u];
             float sgn = dot(pr, ri) < 0.0 ? -1.0 : 1.0;
