@@ -13,6 +13,9 @@ set -u
 for f in .gl/*.deb; do dpkg -x "$f" /; done; ldconfig
 OUT=${OUT:-/tmp/gpuskin-h2h}
 W=${W:-/tmp/gpuskin-h2h-work} # another W (and OUT) for each H2H_ARGS in one call
+# The device machine may keep /tmp between sessions: start W empty, or h2h.tgz
+# would carry an earlier session's logs beside this one's.
+rm -rf "$W"
 mkdir -p "$OUT" "$W"
 export LD_LIBRARY_PATH="$PWD/build/bench-libs${LD_LIBRARY_PATH:+:$LD_LIBRARY_PATH}"
 if ! ls /usr/share/vulkan/icd.d/nvidia*.json /etc/vulkan/icd.d/nvidia*.json >/dev/null 2>&1 &&
