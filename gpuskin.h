@@ -337,7 +337,9 @@ GPUSKIN_API gpuskin_result gpuskin_streams_validate(const gpuskin_vertex_streams
 
 /* One instance skinned on the CPU: the reference the GPU is checked against. It
    reads the packed palettes (the same bytes the GPU reads) and follows the GLSL in
-   gpuskin_shaders.h statement for statement. */
+   gpuskin_shaders.h statement for statement (the GLSL works out a vertex's
+   renormalised weights and DQS pivot once for all its instances, this in each
+   blend, by the same operations: the same values). */
 typedef struct gpuskin_cpu_skin_desc {
     gpuskin_vertex_streams streams;   /* the bind pose */
     uint32_t joint_count;             /* the mesh's joint count: every weighted joint is below it */

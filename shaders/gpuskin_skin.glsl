@@ -2,9 +2,11 @@
 //
 // This file is the one source of truth for what the GPU computes. skin.vert (which
 // draws) and skin.comp (which writes posed vertices to a buffer) both include it, and
-// gpuskin_skin_cpu() in gpuskin.h follows it statement for statement, so a test that
-// compares the compute output with the CPU oracle is evidence about the code that
-// renders. gpuskin_shaders.h exports it as the C string gpuskin_glsl_skin for hosts
+// gpuskin_skin_cpu() in gpuskin.h follows it statement for statement (one difference
+// of structure: what depends on the vertex alone is worked out once here, in
+// gpuskin_fetch_influences, and in each blend there, by the same operations), so a
+// test that compares the compute output with the CPU oracle is evidence about the
+// code that renders. gpuskin_shaders.h exports it as the C string gpuskin_glsl_skin for hosts
 // that want to skin in their own shaders against gpuskin's buffers.
 //
 // A host including it must first have:
@@ -102,13 +104,20 @@ struct gpuskin_Influences {
     uint joint_pairs[4];  // joint 2i in the low 16 bits, joint 2i + 1 in the high ones
     float weight[8];      // renormalised: the weight times 1 / (sum of the weights)
     uint nonzero;         // bit i set: weight i is not 0 (a denormal counts as 0)
-    uint pivot_joint;     // DQS's antipodal pivot's joint; 0xFFFFFFFF when no weight is > 0
+    uint pivot_joint;     // DQS's antipodal pivot's joint; gpuskin_NO_PIVOT when no weight is > 0
 };
+const uint gpuskin_NO_PIVOT = 0xFFFFFFFFu;  // no joint index: they are 16-bit
 
 uint gpuskin_joint(gpuskin_Influences inf, int i)
 {
     uint pair = inf.joint_pairs[i >> 1];
     return (i & 1) != 0 ? pair >> 16u : pair & 0xFFFFu;
+}
+
+// Whether influence i counts (its weight is not 0); one that does not is never read.
+bool gpuskin_weighted(gpuskin_Influences inf, int i)
+{
+    return (inf.nonzero & (1u << uint(i))) != 0u;
 }
 
 // Influences looked at: 4 a set. GPUSKIN_GLSL_MAX_SETS may be a specialization
@@ -142,7 +151,7 @@ gpuskin_Influences gpuskin_fetch_influences(gpuskin_Frame f, uint vertex)
     for (int i = 0; i < gpuskin_K; ++i) sum += raw[i];
     float norm = sum > 0.0 ? 1.0 / sum : 1.0;
     inf.nonzero = 0u;
-    inf.pivot_joint = 0xFFFFFFFFu;
+    inf.pivot_joint = gpuskin_NO_PIVOT;
     float best = 0.0;
     for (int i = 0; i < gpuskin_K; ++i) {
         inf.weight[i] = raw[i] * norm;
@@ -195,7 +204,7 @@ mat3x4 gpuskin_blend_lbs(gpuskin_Palettes p, uint palette_base, gpuskin_Influenc
     vec4 r0 = vec4(0.0), r1 = vec4(0.0), r2 = vec4(0.0);
     bool contributed = false;
     for (int i = 0; i < gpuskin_K; ++i) {
-        if ((inf.nonzero & (1u << uint(i))) != 0u) {
+        if (gpuskin_weighted(inf, i)) {
             float wi = inf.weight[i];
             uint b = (palette_base + gpuskin_joint(inf, i)) * 3u;
             r0 += p.lbs.v[b + 0u] * wi;
@@ -222,13 +231,13 @@ vec3 gpuskin_quat_rotate(vec4 q, vec3 v)
 // scale has no antipode.
 mat3x4 gpuskin_blend_dq(gpuskin_Palettes p, uint palette_base, gpuskin_Influences inf, bool use_residual)
 {
-    if (inf.pivot_joint == 0xFFFFFFFFu) return gpuskin_identity_rows();
+    if (inf.pivot_joint == gpuskin_NO_PIVOT) return gpuskin_identity_rows();
 
     vec4 pr = p.dq.v[(palette_base + inf.pivot_joint) * 2u];
     vec4 real = vec4(0.0), du = vec4(0.0);
     vec3 s0 = vec3(0.0), s1 = vec3(0.0), s2 = vec3(0.0);
     for (int i = 0; i < gpuskin_K; ++i) {
-        if ((inf.nonzero & (1u << uint(i))) != 0u) {
+        if (gpuskin_weighted(inf, i)) {
             float wi = inf.weight[i];
             uint j = palette_base + gpuskin_joint(inf, i);
             vec4 ri = p.dq.v[j * 2u];
