@@ -339,7 +339,10 @@ GPUSKIN_API gpuskin_result gpuskin_streams_validate(const gpuskin_vertex_streams
    reads the packed palettes (the same bytes the GPU reads) and follows the GLSL in
    gpuskin_shaders.h statement for statement (the GLSL works out a vertex's
    renormalised weights and DQS pivot once for all its instances, this in each
-   blend, by the same operations: the same values). */
+   blend, by the same operations: the same values). It follows the GLSL's matrix
+   path (gpuskin_skin_transform, then gpuskin_skin_point / _normal / _tangent);
+   the compute kernels for DQS crowds apply the same blend without building its
+   matrix (gpuskin_dq_point / _normal / _tangent): a few ulp apart. */
 typedef struct gpuskin_cpu_skin_desc {
     gpuskin_vertex_streams streams;   /* the bind pose */
     uint32_t joint_count;             /* the mesh's joint count: every weighted joint is below it */
@@ -1442,7 +1445,9 @@ GPUSKIN_API gpuskin_result gpuskin_streams_validate(const gpuskin_vertex_streams
 
 /* ---- the CPU oracle ------------------------------------------------------- */
 /* Read this next to shaders/gpuskin_skin.glsl: the same statements in the same
-   order. A blended transform is a 3x4 affine held as three rows, b[row][col]. */
+   order as its matrix path (gpuskin_blend_lbs / gpuskin_blend_dq, then
+   gpuskin_skin_point / _normal / _tangent). A blended transform is a 3x4 affine
+   held as three rows, b[row][col]. */
 
 typedef struct gpuskin__affine { float r[3][4]; } gpuskin__affine;
 

@@ -6,7 +6,11 @@
 // of structure: what depends on the vertex alone is worked out once here, in
 // gpuskin_fetch_influences, and in each blend there, by the same operations), so a
 // test that compares the compute output with the CPU oracle is evidence about the
-// code that renders. gpuskin_shaders.h exports it as the C string gpuskin_glsl_skin for hosts
+// code that renders. The oracle follows the matrix path (gpuskin_skin_transform,
+// then gpuskin_skin_point / _normal / _tangent), which skin.vert and the general
+// compute kernel take; skin.comp's DQS kernels apply the same dual-quaternion
+// blend without its matrix (gpuskin_dq_point / _normal / _tangent): the same
+// maths, fewer operations, results a few ulp apart. gpuskin_shaders.h exports it as the C string gpuskin_glsl_skin for hosts
 // that want to skin in their own shaders against gpuskin's buffers.
 //
 // A host including it must first have:
@@ -224,14 +228,30 @@ vec3 gpuskin_quat_rotate(vec4 q, vec3 v)
     return v + q.w * u + cross(q.xyz, u);
 }
 
-// Dual-quaternion blend, returned as the equivalent affine [R*S | t]. Every
-// quaternion is blended on the pivot's hemisphere (the pivot is chosen in
-// gpuskin_fetch_influences); without a pivot (no positive weight) the vertex
-// keeps its bind pose. The residual S is blended without the sign: a shear or
-// scale has no antipode.
-mat3x4 gpuskin_blend_dq(gpuskin_Palettes p, uint palette_base, gpuskin_Influences inf, bool use_residual)
+// A dual-quaternion blend before it becomes a matrix: the unit rotation
+// quaternion R, the translation t and the rows of the blended residual S (the
+// identity when rigid), so that the blended transform is p' = R (S p) + t.
+struct gpuskin_DqBlend {
+    vec4 real;
+    vec3 t;
+    vec3 s0, s1, s2;
+};
+
+// Dual-quaternion blend. Every quaternion is blended on the pivot's hemisphere
+// (the pivot is chosen in gpuskin_fetch_influences); without a pivot (no positive
+// weight) the vertex keeps its bind pose. The residual S is blended without the
+// sign: a shear or scale has no antipode.
+gpuskin_DqBlend gpuskin_blend_dq_parts(gpuskin_Palettes p, uint palette_base, gpuskin_Influences inf, bool use_residual)
 {
-    if (inf.pivot_joint == gpuskin_NO_PIVOT) return gpuskin_identity_rows();
+    gpuskin_DqBlend b;
+    b.s0 = vec3(1.0, 0.0, 0.0);
+    b.s1 = vec3(0.0, 1.0, 0.0);
+    b.s2 = vec3(0.0, 0.0, 1.0);
+    if (inf.pivot_joint == gpuskin_NO_PIVOT) {
+        b.real = vec4(0.0, 0.0, 0.0, 1.0);
+        b.t = vec3(0.0);
+        return b;
+    }
 
     vec4 pr = p.dq.v[(palette_base + inf.pivot_joint) * 2u];
     vec4 real = vec4(0.0), du = vec4(0.0);
@@ -263,21 +283,34 @@ mat3x4 gpuskin_blend_dq(gpuskin_Palettes p, uint palette_base, gpuskin_Influence
         du *= inv;
         du -= dot(real, du) * real;
     }
-    if (!use_residual) {
-        s0 = vec3(1.0, 0.0, 0.0);
-        s1 = vec3(0.0, 1.0, 0.0);
-        s2 = vec3(0.0, 0.0, 1.0);
+    if (use_residual) {
+        b.s0 = s0;
+        b.s1 = s1;
+        b.s2 = s2;
     }
+    b.real = real;
+    b.t = 2.0 * (real.w * du.xyz - du.w * real.xyz + cross(real.xyz, du.xyz));
+    return b;
+}
 
-    vec3 t = 2.0 * (real.w * du.xyz - du.w * real.xyz + cross(real.xyz, du.xyz));
+// The blend as the equivalent affine [R*S | t] (what gpuskin_blend_dq returns).
+mat3x4 gpuskin_dq_matrix(gpuskin_DqBlend b)
+{
     // Columns of R; row r of R*S is sum_k R[r][k] * S row k.
-    vec3 c0 = gpuskin_quat_rotate(real, vec3(1.0, 0.0, 0.0));
-    vec3 c1 = gpuskin_quat_rotate(real, vec3(0.0, 1.0, 0.0));
-    vec3 c2 = gpuskin_quat_rotate(real, vec3(0.0, 0.0, 1.0));
-    vec3 a0 = c0.x * s0 + c1.x * s1 + c2.x * s2;
-    vec3 a1 = c0.y * s0 + c1.y * s1 + c2.y * s2;
-    vec3 a2 = c0.z * s0 + c1.z * s1 + c2.z * s2;
-    return mat3x4(vec4(a0, t.x), vec4(a1, t.y), vec4(a2, t.z));
+    vec3 c0 = gpuskin_quat_rotate(b.real, vec3(1.0, 0.0, 0.0));
+    vec3 c1 = gpuskin_quat_rotate(b.real, vec3(0.0, 1.0, 0.0));
+    vec3 c2 = gpuskin_quat_rotate(b.real, vec3(0.0, 0.0, 1.0));
+    vec3 a0 = c0.x * b.s0 + c1.x * b.s1 + c2.x * b.s2;
+    vec3 a1 = c0.y * b.s0 + c1.y * b.s1 + c2.y * b.s2;
+    vec3 a2 = c0.z * b.s0 + c1.z * b.s1 + c2.z * b.s2;
+    return mat3x4(vec4(a0, b.t.x), vec4(a1, b.t.y), vec4(a2, b.t.z));
+}
+
+// The dual-quaternion blend as a matrix, for code that treats both methods alike.
+mat3x4 gpuskin_blend_dq(gpuskin_Palettes p, uint palette_base, gpuskin_Influences inf, bool use_residual)
+{
+    if (inf.pivot_joint == gpuskin_NO_PIVOT) return gpuskin_identity_rows();
+    return gpuskin_dq_matrix(gpuskin_blend_dq_parts(p, palette_base, inf, use_residual));
 }
 
 // The blended transform of one (instance, vertex), per the instance's method word
@@ -340,6 +373,49 @@ vec3 gpuskin_skin_normal(mat3x4 m, vec3 n)
 vec4 gpuskin_skin_tangent(mat3x4 m, vec4 t)
 {
     vec3 o = vec3(dot(m[0].xyz, t.xyz), dot(m[1].xyz, t.xyz), dot(m[2].xyz, t.xyz));
+    float len = length(o);
+    return vec4(len > 1e-12 ? o * (1.0 / len) : o, t.w);
+}
+
+// ---- Applying a dual-quaternion blend without its matrix ---------------------
+// The maths of gpuskin_skin_point / _normal / _tangent of gpuskin_dq_matrix(b),
+// A = R*S, with R applied as the quaternion: p' = R (S p) + t; and since
+// cofactor(R*S) = R cofactor(S) and det(R*S) = det(S), n' = normalise(sign(det S)
+// R (cofactor(S) n)), with the same bar on det(S) and the fallback R (S n) where
+// gpuskin_skin_normal falls back to A n. Building R*S costs more than applying R
+// to one vector or two (on an H200 the rigid DQS kernel ran ~11 % faster this
+// way; BENCHMARKS.md); the results differ from the matrix form's by rounding
+// only. use_residual false: S is the identity and is skipped.
+vec3 gpuskin_dq_point(gpuskin_DqBlend b, vec3 p, bool use_residual)
+{
+    vec3 sp = use_residual ? vec3(dot(b.s0, p), dot(b.s1, p), dot(b.s2, p)) : p;
+    return gpuskin_quat_rotate(b.real, sp) + b.t;
+}
+
+vec3 gpuskin_dq_normal(gpuskin_DqBlend b, vec3 n, bool use_residual)
+{
+    vec3 o = n;
+    if (use_residual) {
+        vec3 c0 = cross(b.s1, b.s2);
+        vec3 c1 = cross(b.s2, b.s0);
+        vec3 c2 = cross(b.s0, b.s1);
+        float d = dot(b.s0, c0);
+        if (abs(d) > 1e-20 && !isinf(d) && !isnan(d)) {
+            o = vec3(dot(c0, n), dot(c1, n), dot(c2, n));
+            if (d < 0.0) o = -o;
+        } else {
+            o = vec3(dot(b.s0, n), dot(b.s1, n), dot(b.s2, n));
+        }
+    }
+    o = gpuskin_quat_rotate(b.real, o);
+    float len = length(o);
+    return len > 1e-18 ? o * (1.0 / len) : o;
+}
+
+vec4 gpuskin_dq_tangent(gpuskin_DqBlend b, vec4 t, bool use_residual)
+{
+    vec3 o = use_residual ? vec3(dot(b.s0, t.xyz), dot(b.s1, t.xyz), dot(b.s2, t.xyz)) : t.xyz;
+    o = gpuskin_quat_rotate(b.real, o);
     float len = length(o);
     return vec4(len > 1e-12 ? o * (1.0 / len) : o, t.w);
 }

@@ -20,10 +20,10 @@ layout(constant_id = 0) const uint gpuskin_SETS = 2u;
 // gpuskin_cmd_skin picks 1, 2 or 4 when every instance of the dispatch has that
 // method, 3 when they mix LBS and rigid DQS: without the code a dispatch does not
 // need the kernel needs fewer registers, and 1, 2, 3 and 4 need no method words
-// (on an H200 the LBS kernel runs ~11 % faster than the general one, the rigid
-// DQS one ~25 %, the residual one ~13 %, and 3 on a crowd alternating LBS and
-// rigid DQS ~2.5 % faster through the list than choosing per instance;
-// BENCHMARKS.md).
+// (on an H200, 2026-12-04, the LBS kernel ran ~25 % faster than the general one
+// on an all-LBS crowd, the rigid DQS one ~59 %, the residual one ~19 %; and 3 on
+// a crowd alternating LBS and rigid DQS ~2.5 % faster through the list than
+// choosing per instance; BENCHMARKS.md).
 layout(constant_id = 1) const uint gpuskin_ONLY_METHOD = 0u;
 // Instances one invocation skins in turn (4, 8 or 16): a vertex's joints, weights
 // and bind pose are fetched once for all of them. More is faster on big dispatches
@@ -87,6 +87,52 @@ void gpuskin_put(mat3x4 m, uint o, vec3 bp, vec3 bn, vec4 bt, bool normals, bool
     }
     if (tangents) {
         vec4 t = gpuskin_skin_tangent(m, bt);
+        pc.out_floats.v[o + 0u] = t.x;
+        pc.out_floats.v[o + 1u] = t.y;
+        pc.out_floats.v[o + 2u] = t.z;
+        pc.out_floats.v[o + 3u] = t.w;
+    }
+}
+
+// gpuskin_put for a dual-quaternion blend, applied without building R*S first
+// (gpuskin_dq_point / _normal / _tangent; on an H200 the rigid DQS kernel ran
+// ~11 % faster than through gpuskin_put, mixed LBS + rigid DQS crowds ~4.5 %,
+// DQS with the residual ~1.5 %; BENCHMARKS.md). The same stores as gpuskin_put,
+// written out again rather than shared through a helper: with both going through
+// one, the LBS kernels compiled to one more register and ran ~5 % slower.
+void gpuskin_put_dq(gpuskin_DqBlend b, bool use_residual, uint o, vec3 bp, vec3 bn, vec4 bt, bool normals,
+                    bool tangents, bool pairs, uint pair_phase, gpuskin_OutVec2s out2, gpuskin_OutVec4s out4)
+{
+    vec3 p = gpuskin_dq_point(b, bp, use_residual);
+    if (pairs) {
+        vec3 n = gpuskin_dq_normal(b, bn, use_residual);
+        uint o2 = o >> 1u;
+        uint q = (pair_phase + o2 + 1u) >> 1u;
+        bool aligned = ((pair_phase + o2) & 1u) == 0u;
+        if (!tangents) {
+            out4.v[q] = aligned ? vec4(p, n.x) : vec4(p.z, n);
+            out2.v[aligned ? o2 + 2u : o2] = aligned ? n.yz : p.xy;
+        } else {
+            vec4 t = gpuskin_dq_tangent(b, bt, use_residual);
+            out4.v[q] = aligned ? vec4(p, n.x) : vec4(p.z, n);
+            out4.v[q + 1u] = aligned ? vec4(n.yz, t.xy) : t;
+            out2.v[aligned ? o2 + 4u : o2] = aligned ? t.zw : p.xy;
+        }
+        return;
+    }
+    pc.out_floats.v[o + 0u] = p.x;
+    pc.out_floats.v[o + 1u] = p.y;
+    pc.out_floats.v[o + 2u] = p.z;
+    o += 3u;
+    if (normals) {
+        vec3 n = gpuskin_dq_normal(b, bn, use_residual);
+        pc.out_floats.v[o + 0u] = n.x;
+        pc.out_floats.v[o + 1u] = n.y;
+        pc.out_floats.v[o + 2u] = n.z;
+        o += 3u;
+    }
+    if (tangents) {
+        vec4 t = gpuskin_dq_tangent(b, bt, use_residual);
         pc.out_floats.v[o + 0u] = t.x;
         pc.out_floats.v[o + 1u] = t.y;
         pc.out_floats.v[o + 2u] = t.z;
@@ -242,8 +288,9 @@ void main()
             for (uint k = 0u; k < rows; ++k) {
                 uint instance = gpuskin_row_instance(row0 + k), out_row = instance - pc.first_instance;
                 if (gpuskin_ONLY_METHOD == 3u && out_row >= pc.instance_count) continue;
-                gpuskin_put(gpuskin_blend_dq(pal, instance * pal.joint_count, inf, blend == 4u),
-                            (out_row * vertex_count + v) * stride, bp, bn, bt, normals, tangents, pairs, pair_phase, out2, out4);
+                gpuskin_put_dq(gpuskin_blend_dq_parts(pal, instance * pal.joint_count, inf, blend == 4u), blend == 4u,
+                               (out_row * vertex_count + v) * stride, bp, bn, bt, normals, tangents, pairs, pair_phase,
+                               out2, out4);
             }
         } else {
             for (uint k = 0u; k < rows; ++k) {
