@@ -24,6 +24,9 @@
 //     mat3x4 m = gpuskin_skin_transform(frame, uint(gl_InstanceIndex), uint(gl_VertexIndex));
 //     vec3 p = gpuskin_skin_point(m, gpuskin_bind_position(frame, uint(gl_VertexIndex)));
 //     vec3 n = gpuskin_skin_normal(m, gpuskin_bind_normal(frame, uint(gl_VertexIndex)));
+// For an instance whose method is DQS, gpuskin_blend_dq_parts followed by
+// gpuskin_dq_point / _normal / _tangent gives the same with fewer operations
+// (skin.comp's DQS kernels do that).
 // Optional defines: GPUSKIN_GLSL_MAX_SETS (1 or 2, default 2) caps the
 // influence sets the code is compiled for; a mesh with more sets than that is
 // skinned with its first sets only, so leave it at 2 unless every mesh has one.
