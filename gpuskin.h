@@ -341,8 +341,8 @@ GPUSKIN_API gpuskin_result gpuskin_streams_validate(const gpuskin_vertex_streams
    renormalised weights and DQS pivot once for all its instances, this in each
    blend, by the same operations: the same values). It follows the GLSL's matrix
    path (gpuskin_skin_transform, then gpuskin_skin_point / _normal / _tangent);
-   the compute kernels for DQS crowds apply the same blend without building its
-   matrix (gpuskin_dq_point / _normal / _tangent): a few ulp apart. */
+   the compute kernels apply a DQS instance's blend without building its matrix
+   (gpuskin_dq_point / _normal / _tangent): a few ulp apart. */
 typedef struct gpuskin_cpu_skin_desc {
     gpuskin_vertex_streams streams;   /* the bind pose */
     uint32_t joint_count;             /* the mesh's joint count: every weighted joint is below it */
@@ -624,7 +624,7 @@ typedef struct gpuskin_skin_dispatch_desc {
    The kernel is chosen when this is recorded, from the method words the slot's
    instances [first, first+count) hold then (the uploads so far): all LBS, all
    rigid DQS, or all DQS with the residual gets a kernel with that blend only,
-   which needs fewer registers (on an H200, 2026-12-04, 25 %, 59 % and 19 % faster
+   which needs fewer registers (on an H200, 2026-12-04, 23 %, 46 % and 19 % faster
    than the general kernel); LBS mixed with rigid DQS a kernel with both blends but not the
    residual's, which takes the range's instances through the slot's instance list
    (LBS ones first) so that its workgroups run one blend each; anything else with

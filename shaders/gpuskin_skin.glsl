@@ -7,10 +7,10 @@
 // gpuskin_fetch_influences, and in each blend there, by the same operations), so a
 // test that compares the compute output with the CPU oracle is evidence about the
 // code that renders. The oracle follows the matrix path (gpuskin_skin_transform,
-// then gpuskin_skin_point / _normal / _tangent), which skin.vert and the general
-// compute kernel take; skin.comp's DQS kernels apply the same dual-quaternion
-// blend without its matrix (gpuskin_dq_point / _normal / _tangent): the same
-// maths, fewer operations, results a few ulp apart. gpuskin_shaders.h exports it as the C string gpuskin_glsl_skin for hosts
+// then gpuskin_skin_point / _normal / _tangent), which skin.vert takes; skin.comp
+// applies a DQS instance's blend without its matrix (gpuskin_dq_point / _normal /
+// _tangent; all but kernel 3's one workgroup row that straddles LBS and DQS): the
+// same maths, fewer operations, results a few ulp apart. gpuskin_shaders.h exports it as the C string gpuskin_glsl_skin for hosts
 // that want to skin in their own shaders against gpuskin's buffers.
 //
 // A host including it must first have:
@@ -387,7 +387,7 @@ vec4 gpuskin_skin_tangent(mat3x4 m, vec4 t)
 // R (cofactor(S) n)), with the same bar on det(S) and the fallback R (S n) where
 // gpuskin_skin_normal falls back to A n. Building R*S costs more than applying R
 // to one vector or two (on an H200 the rigid DQS kernel ran ~11 % faster this
-// way; BENCHMARKS.md); the results differ from the matrix form's by rounding
+// way, the general kernel's DQS instances ~9 %; BENCHMARKS.md); the results differ from the matrix form's by rounding
 // only. use_residual false: S is the identity and is skipped.
 vec3 gpuskin_dq_point(gpuskin_DqBlend b, vec3 p, bool use_residual)
 {

@@ -20,8 +20,8 @@ layout(constant_id = 0) const uint gpuskin_SETS = 2u;
 // gpuskin_cmd_skin picks 1, 2 or 4 when every instance of the dispatch has that
 // method, 3 when they mix LBS and rigid DQS: without the code a dispatch does not
 // need the kernel needs fewer registers, and 1, 2, 3 and 4 need no method words
-// (on an H200, 2026-12-04, the LBS kernel ran ~25 % faster than the general one
-// on an all-LBS crowd, the rigid DQS one ~59 %, the residual one ~19 %; and 3 on
+// (on an H200, 2026-12-04, the LBS kernel ran ~23 % faster than the general one
+// on an all-LBS crowd, the rigid DQS one ~46 %, the residual one ~19 %; and 3 on
 // a crowd alternating LBS and rigid DQS ~2.5 % faster through the list than
 // choosing per instance; BENCHMARKS.md).
 layout(constant_id = 1) const uint gpuskin_ONLY_METHOD = 0u;
@@ -181,7 +181,10 @@ void main()
     if (gpuskin_ONLY_METHOD == 0u) {
         // The general kernel keeps the loop every kernel had before kernel 3's
         // list: written like the loops below, it compiled to 64 registers instead
-        // of 56 on an H200 and ran 4-10 % slower (BENCHMARKS.md). Its wide-store
+        // of 56 on an H200 and ran 4-10 % slower (BENCHMARKS.md). Its DQS
+        // instances take the blend without its matrix, as kernels 2 and 4 do (on
+        // an H200 its DQS rows ran ~9 % faster, mixed crowds ~5 %, LBS ~2 %; a
+        // crowd of 64 CesiumMan mixing both ~7 % slower, 1 us). Its wide-store
         // branch below is dead here (pairs always takes the float pairs) but stays:
         // without it, spirv-opt's output for two influence sets differs from the
         // measured kernel's. A grid-stride loop: the host caps the x groups at the
@@ -194,8 +197,46 @@ void main()
             vec4 bt = tangents ? gpuskin_bind_tangent(f, v) : vec4(0.0);
             for (uint k = 0u; k < rows; ++k) {
                 uint row = row0 + k;
-                mat3x4 m = gpuskin_skin_transform_method(pal, pc.first_instance + row, method[k], inf);
+                uint inst = pc.first_instance + row;
                 uint o = (row * vertex_count + v) * stride;
+                // Ids gpuskin never writes (2..15) fall through to LBS, as in
+                // gpuskin_skin_transform_method.
+                if ((method[k] & gpuskin_METHOD_ID_MASK) == gpuskin_METHOD_DQS) {
+                    bool res = (method[k] & gpuskin_METHOD_RESIDUAL_BIT) != 0u;
+                    gpuskin_DqBlend b = gpuskin_blend_dq_parts(pal, inst * pal.joint_count, inf, res);
+                    vec3 p = gpuskin_dq_point(b, bp, res);
+                    vec3 n = normals ? gpuskin_dq_normal(b, bn, res) : vec3(0.0);
+                    vec4 t = tangents ? gpuskin_dq_tangent(b, bt, res) : vec4(0.0);
+                    if (pairs) {
+                        uint o2 = o >> 1u;
+                        out2.v[o2 + 0u] = p.xy;
+                        out2.v[o2 + 1u] = vec2(p.z, n.x);
+                        out2.v[o2 + 2u] = n.yz;
+                        if (tangents) {
+                            out2.v[o2 + 3u] = t.xy;
+                            out2.v[o2 + 4u] = t.zw;
+                        }
+                        continue;
+                    }
+                    pc.out_floats.v[o + 0u] = p.x;
+                    pc.out_floats.v[o + 1u] = p.y;
+                    pc.out_floats.v[o + 2u] = p.z;
+                    o += 3u;
+                    if (normals) {
+                        pc.out_floats.v[o + 0u] = n.x;
+                        pc.out_floats.v[o + 1u] = n.y;
+                        pc.out_floats.v[o + 2u] = n.z;
+                        o += 3u;
+                    }
+                    if (tangents) {
+                        pc.out_floats.v[o + 0u] = t.x;
+                        pc.out_floats.v[o + 1u] = t.y;
+                        pc.out_floats.v[o + 2u] = t.z;
+                        pc.out_floats.v[o + 3u] = t.w;
+                    }
+                    continue;
+                }
+                mat3x4 m = gpuskin_blend_lbs(pal, inst * pal.joint_count, inf);
                 vec3 p = gpuskin_skin_point(m, bp);
                 if (pairs && gpuskin_ONLY_METHOD == 0u) {  // normals are on
                     vec3 n = gpuskin_skin_normal(m, bn);

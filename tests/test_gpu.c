@@ -9,9 +9,9 @@
    gpuskin_pack_lbs/gpuskin_pack_dq_fast calls the upload makes). Tolerance: max
    |gpu - cpu| <= 1e-5 x the model's bounding radius for positions, and 1e-5 for
    unit normals and tangents. Both sides are float32 running the same operations
-   in the same order (except that the DQS-only kernels apply the blended dual
-   quaternion as R (S p) + t instead of through its matrix: the same maths,
-   rounded differently); what is left is a GPU's freedom to fuse multiply-adds
+   in the same order (except that the compute kernels apply a DQS instance's
+   blended dual quaternion as R (S p) + t instead of through its matrix: the same
+   maths, rounded differently); what is left is a GPU's freedom to fuse multiply-adds
    and its 2.5-ulp division and square root: a few ulp of values of the order of
    the radius, two orders of magnitude inside the bound, while any real mistake
    (a wrong joint, a lost sign, an unnormalised weight) is of the order of the
