@@ -246,6 +246,7 @@ typedef enum gpuskin_method {
 } gpuskin_method;
 #define GPUSKIN_METHOD_ID_MASK 0xFu
 #define GPUSKIN_METHOD_RESIDUAL_BIT 0x10u  /* DQS: at least one joint is not rigid: blend S */
+#define GPUSKIN_METHOD_UNIFORM_BIT 0x20u   /* with the residual bit: every S is s*I (gpuskin_dq_uniform_scale) */
 
 /* How a palette matrix's 3x3 A is split into a rotation R and a residual S = R^T A. */
 typedef enum gpuskin_split_method {
@@ -273,7 +274,8 @@ GPUSKIN_API gpuskin_result gpuskin_split_matrix(const gpuskin_mat4 *m, gpuskin_s
 /* GPU layouts, per joint, all float32, 16-byte aligned (std430 vec4 arrays):
    LBS palette:      3 vec4 = the first three ROWS of the matrix (a 3x4 affine).
    DQ palette:       2 vec4 = real (x,y,z,w), dual (x,y,z,w).
-   Residual palette: 3 vec4 = the ROWS of S, w = 0. Only read with the residual bit. */
+   Residual palette: 3 vec4 = the ROWS of S, w = 0. Only read with the residual bit;
+   with GPUSKIN_METHOD_UNIFORM_BIT too, S = s*I exactly and a kernel reads s from row 0's x. */
 #define GPUSKIN_LBS_FLOATS_PER_JOINT 12u
 #define GPUSKIN_DQ_FLOATS_PER_JOINT 8u
 #define GPUSKIN_RESIDUAL_FLOATS_PER_JOINT 12u
@@ -296,6 +298,16 @@ GPUSKIN_API gpuskin_result gpuskin_pack_dq(const gpuskin_mat4 *palette, uint32_t
 GPUSKIN_API gpuskin_result gpuskin_pack_dq_fast(const gpuskin_mat4 *palette, uint32_t joint_count,
                                                 gpuskin_split_method split, float *out_dq, float *out_residual,
                                                 uint32_t *out_method_word);
+/* After gpuskin_pack_dq(_fast) of one instance: when its word has the residual bit
+   and every joint's S (its residual rows) is a uniform scale s*I, s > 0, within
+   GPUSKIN_UNIFORM_TOLERANCE * s in each element, writes every joint's rows as
+   exactly s*I and sets GPUSKIN_METHOD_UNIFORM_BIT in *method_word; otherwise
+   changes nothing. A placement model(i) that scales a character uniformly, the
+   commonest scale in a crowd, gives such palettes: the GPU then blends one scalar
+   a joint instead of three rows. gpuskin_crowd_upload calls it; a host packing
+   for gpuskin_skin_cpu as the upload does calls it too. */
+#define GPUSKIN_UNIFORM_TOLERANCE 1e-5f  /* GPUSKIN_RIGID_TOLERANCE, relative to s */
+GPUSKIN_API gpuskin_result gpuskin_dq_uniform_scale(float *residual, uint32_t joint_count, uint32_t *method_word);
 
 /* ======================================================================== */
 /* Vertex streams and the CPU oracle                                        */
@@ -347,7 +359,7 @@ typedef struct gpuskin_cpu_skin_desc {
     gpuskin_vertex_streams streams;   /* the bind pose */
     uint32_t joint_count;             /* the mesh's joint count: every weighted joint is below it */
     uint32_t palette_joint_count;     /* 0 = joint_count; else must equal it (GPUSKIN_ERROR_PALETTE_SIZE) */
-    uint32_t method_word;             /* GPUSKIN_METHOD_LBS, or what gpuskin_pack_dq returned */
+    uint32_t method_word;             /* GPUSKIN_METHOD_LBS, or what gpuskin_pack_dq (+ gpuskin_dq_uniform_scale) gave */
     const float *lbs_palette;         /* LBS: joint_count * GPUSKIN_LBS_FLOATS_PER_JOINT */
     const float *dq_palette;          /* DQS: joint_count * GPUSKIN_DQ_FLOATS_PER_JOINT */
     const float *residual_palette;    /* DQS with the residual bit: joint_count * 12 */
@@ -625,7 +637,9 @@ typedef struct gpuskin_skin_dispatch_desc {
    instances [first, first+count) hold then (the uploads so far): all LBS, all
    rigid DQS, or all DQS with the residual gets a kernel with that blend only,
    which needs fewer registers (on an H200, 2026-12-04, 23 %, 46 % and 19 % faster
-   than the general kernel); LBS mixed with rigid DQS a kernel with both blends but not the
+   than the general kernel); all DQS scaled uniformly (GPUSKIN_METHOD_UNIFORM_BIT)
+   one that blends a scalar instead of the residual rows (on an H200 1.3-1.4x the
+   residual kernel); LBS mixed with rigid DQS a kernel with both blends but not the
    residual's, which takes the range's instances through the slot's instance list
    (LBS ones first) so that its workgroups run one blend each; anything else with
    the residual the general kernel, which reads each instance's word. So a
@@ -1332,6 +1346,43 @@ GPUSKIN_API gpuskin_result gpuskin_pack_dq(const gpuskin_mat4 *palette, uint32_t
     return GPUSKIN_SUCCESS;
 }
 
+/* A method word gpuskin writes: LBS, or DQS with the residual bit and, only with
+   it, the uniform bit. */
+static int gpuskin__method_word_valid(uint32_t word)
+{
+    uint32_t method = word & GPUSKIN_METHOD_ID_MASK;
+    if (word & ~(GPUSKIN_METHOD_ID_MASK | GPUSKIN_METHOD_RESIDUAL_BIT | GPUSKIN_METHOD_UNIFORM_BIT)) return 0;
+    if (method != GPUSKIN_METHOD_LBS && method != GPUSKIN_METHOD_DQS) return 0;
+    if ((word & GPUSKIN_METHOD_RESIDUAL_BIT) && method != GPUSKIN_METHOD_DQS) return 0;
+    return !(word & GPUSKIN_METHOD_UNIFORM_BIT) || (word & GPUSKIN_METHOD_RESIDUAL_BIT);
+}
+
+GPUSKIN_API gpuskin_result gpuskin_dq_uniform_scale(float *residual, uint32_t joint_count, uint32_t *method_word)
+{
+    uint32_t j, k;
+    if (!residual || !method_word) return GPUSKIN_ERROR_NULL_ARGUMENT;
+    if (joint_count == 0 || joint_count > GPUSKIN_MAX_JOINTS) return GPUSKIN_ERROR_INVALID_COUNT;
+    if (!gpuskin__method_word_valid(*method_word)) return GPUSKIN_ERROR_INVALID_METHOD;
+    if ((*method_word & (GPUSKIN_METHOD_RESIDUAL_BIT | GPUSKIN_METHOD_UNIFORM_BIT)) != GPUSKIN_METHOD_RESIDUAL_BIT)
+        return GPUSKIN_SUCCESS; /* rigid (nothing to blend) or already uniform */
+    for (j = 0; j < joint_count; ++j) {
+        const float *r = residual + (size_t)j * 12u;
+        float s = (r[0] + r[5] + r[10]) / 3.0f, bar = GPUSKIN_UNIFORM_TOLERANCE * s;
+        /* s > 0 also fails a NaN; rows 0..2, columns 0..2 (w is padding) */
+        if (!(s > 0.0f) || s > 3.4e38f) return GPUSKIN_SUCCESS;
+        for (k = 0; k < 12u; ++k) {
+            float want = (k % 4u == 3u) ? r[k] : (k / 4u == k % 4u) ? s : 0.0f;
+            if (!(fabsf(r[k] - want) <= bar)) return GPUSKIN_SUCCESS;
+        }
+    }
+    for (j = 0; j < joint_count; ++j) {
+        float *r = residual + (size_t)j * 12u, s = (r[0] + r[5] + r[10]) / 3.0f;
+        for (k = 0; k < 12u; ++k) r[k] = (k % 4u == 3u) ? 0.0f : (k / 4u == k % 4u) ? s : 0.0f;
+    }
+    *method_word |= GPUSKIN_METHOD_UNIFORM_BIT;
+    return GPUSKIN_SUCCESS;
+}
+
 /* ---- vertex streams ------------------------------------------------------- */
 
 static size_t gpuskin__joint_size(gpuskin_joint_type t)
@@ -1629,9 +1680,7 @@ GPUSKIN_API gpuskin_result gpuskin_skin_cpu(const gpuskin_cpu_skin_desc *desc)
     s = &desc->streams;
     method = desc->method_word & GPUSKIN_METHOD_ID_MASK;
     residual = (desc->method_word & GPUSKIN_METHOD_RESIDUAL_BIT) != 0;
-    if ((desc->method_word & ~(GPUSKIN_METHOD_ID_MASK | GPUSKIN_METHOD_RESIDUAL_BIT)) != 0 ||
-        (method != GPUSKIN_METHOD_LBS && method != GPUSKIN_METHOD_DQS) || (residual && method != GPUSKIN_METHOD_DQS))
-        return GPUSKIN_ERROR_INVALID_METHOD;
+    if (!gpuskin__method_word_valid(desc->method_word)) return GPUSKIN_ERROR_INVALID_METHOD;
     if (desc->palette_joint_count && desc->palette_joint_count != desc->joint_count) return GPUSKIN_ERROR_PALETTE_SIZE;
     GPUSKIN__TRY(gpuskin_streams_validate(s, desc->joint_count, desc->out_error_index));
     if (method == GPUSKIN_METHOD_LBS) {
@@ -5023,9 +5072,7 @@ GPUSKIN_API gpuskin_result gpuskin_skin_cpu_fast(const gpuskin_cpu_skin_desc *de
     s = &desc->streams;
     method = desc->method_word & GPUSKIN_METHOD_ID_MASK;
     f.residual = (desc->method_word & GPUSKIN_METHOD_RESIDUAL_BIT) != 0;
-    if ((desc->method_word & ~(GPUSKIN_METHOD_ID_MASK | GPUSKIN_METHOD_RESIDUAL_BIT)) != 0 ||
-        (method != GPUSKIN_METHOD_LBS && method != GPUSKIN_METHOD_DQS) || (f.residual && method != GPUSKIN_METHOD_DQS))
-        return GPUSKIN_ERROR_INVALID_METHOD;
+    if (!gpuskin__method_word_valid(desc->method_word)) return GPUSKIN_ERROR_INVALID_METHOD;
     if (desc->palette_joint_count && desc->palette_joint_count != desc->joint_count) return GPUSKIN_ERROR_PALETTE_SIZE;
     n = s->vertex_count;
     if (n == 0 || desc->joint_count == 0 || desc->joint_count > GPUSKIN_MAX_JOINTS) return GPUSKIN_ERROR_INVALID_COUNT;
@@ -5241,11 +5288,13 @@ GPUSKIN__VK_STATIC_ASSERT(sizeof(gpuskin__vk_draw_push) == 104 && sizeof(gpuskin
 #define GPUSKIN__VK_KERNEL_DQS_RIGID 2u /* every instance DQS without the residual */
 #define GPUSKIN__VK_KERNEL_LBS_DQS 3u   /* LBS and DQS without the residual, rows through the instance list */
 #define GPUSKIN__VK_KERNEL_DQS_RESIDUAL 4u /* every instance DQS with the residual */
-#define GPUSKIN__VK_KERNEL_KINDS 5u
+#define GPUSKIN__VK_KERNEL_DQS_UNIFORM 5u /* every instance DQS with a uniform-scale residual */
+#define GPUSKIN__VK_KERNEL_KINDS 6u
 /* gpuskin_crowd's per-instance record of what its method word says. */
 #define GPUSKIN__VK_KIND_LBS 0u
 #define GPUSKIN__VK_KIND_DQS_RIGID 1u
 #define GPUSKIN__VK_KIND_DQS_RESIDUAL 2u
+#define GPUSKIN__VK_KIND_DQS_UNIFORM 3u
 /* A dispatch of at least this many vertex-instances takes 16 instances an
    invocation when its kernel is specialised (measured on an H200: BENCHMARKS.md). */
 #define GPUSKIN__VK_MANY_PER_INVOCATION_FROM (1ull << 23)
@@ -6074,6 +6123,7 @@ GPUSKIN_API gpuskin_result gpuskin_crowd_upload(gpuskin_crowd *crowd, const gpus
                non-rigid, and a rigid instance's residual is never read. */
             r = gpuskin_pack_dq_fast(palette, (uint32_t)J, desc->split, dq + i * J * GPUSKIN_DQ_FLOATS_PER_JOINT,
                                      crowd->residual_scratch, &word);
+            if (r == GPUSKIN_SUCCESS) r = gpuskin_dq_uniform_scale(crowd->residual_scratch, (uint32_t)J, &word);
             if (r == GPUSKIN_SUCCESS && (word & GPUSKIN_METHOD_RESIDUAL_BIT))
                 memcpy(residual + i * J * GPUSKIN_RESIDUAL_FLOATS_PER_JOINT, crowd->residual_scratch,
                        J * GPUSKIN_RESIDUAL_FLOATS_PER_JOINT * sizeof(float));
@@ -6087,6 +6137,7 @@ GPUSKIN_API gpuskin_result gpuskin_crowd_upload(gpuskin_crowd *crowd, const gpus
         if (r != GPUSKIN_SUCCESS) break;
         methods[i] = word;
         kind = (unsigned char)((word & GPUSKIN_METHOD_ID_MASK) == GPUSKIN_METHOD_LBS ? GPUSKIN__VK_KIND_LBS
+                               : (word & GPUSKIN_METHOD_UNIFORM_BIT)                ? GPUSKIN__VK_KIND_DQS_UNIFORM
                                : (word & GPUSKIN_METHOD_RESIDUAL_BIT)               ? GPUSKIN__VK_KIND_DQS_RESIDUAL
                                                                                     : GPUSKIN__VK_KIND_DQS_RIGID);
         relisted |= (kind == GPUSKIN__VK_KIND_LBS) != (kinds[i] == GPUSKIN__VK_KIND_LBS);
@@ -6155,17 +6206,19 @@ GPUSKIN_API gpuskin_result gpuskin_cmd_skin(gpuskin_crowd *crowd, VkCommandBuffe
     if (desc->output_size / per_instance < desc->instance_count) return GPUSKIN_ERROR_INVALID_ARGUMENT;
 
     /* The methods the range holds, as bits 1 << GPUSKIN__VK_KIND_*; stops once
-       the residual meets another kind, which means the general kernel. */
+       the residual (either kind: a uniform S is a residual too) meets another
+       kind, which means the general kernel. */
     kernel = GPUSKIN__VK_KERNEL_ANY;
     if (!(desc->kernel_flags & GPUSKIN_KERNEL_ANY_METHOD)) {
-        const uint32_t residual = 1u << GPUSKIN__VK_KIND_DQS_RESIDUAL;
+        const uint32_t residual = (1u << GPUSKIN__VK_KIND_DQS_RESIDUAL) | (1u << GPUSKIN__VK_KIND_DQS_UNIFORM);
         kinds = crowd->kinds + (size_t)desc->frame * crowd->capacity + desc->first_instance;
         seen = 1u << kinds[0];
-        for (i = 1; i < desc->instance_count && !((seen & residual) && seen != residual); ++i)
+        for (i = 1; i < desc->instance_count && !((seen & residual) && (seen & ~residual)); ++i)
             seen |= 1u << kinds[i];
         if (seen == 1u << GPUSKIN__VK_KIND_LBS) kernel = GPUSKIN__VK_KERNEL_LBS;
         if (seen == 1u << GPUSKIN__VK_KIND_DQS_RIGID) kernel = GPUSKIN__VK_KERNEL_DQS_RIGID;
-        if (seen == residual) kernel = GPUSKIN__VK_KERNEL_DQS_RESIDUAL;
+        if ((seen & residual) && !(seen & ~residual)) kernel = GPUSKIN__VK_KERNEL_DQS_RESIDUAL;
+        if (seen == 1u << GPUSKIN__VK_KIND_DQS_UNIFORM) kernel = GPUSKIN__VK_KERNEL_DQS_UNIFORM;
         if (seen == ((1u << GPUSKIN__VK_KIND_LBS) | (1u << GPUSKIN__VK_KIND_DQS_RIGID))) kernel = GPUSKIN__VK_KERNEL_LBS_DQS;
     }
     per_invocation = desc->instances_per_invocation;

@@ -15,8 +15,8 @@
       dispatch of that size reaches with nothing computed;
    2. compute skinning (gpuskin_cmd_skin) of a synthetic 50,000-vertex 64-joint mesh
       and of CesiumMan, 1 / 64 / 1,024 / 16,384 instances, LBS / DQS (rigid) / DQS
-      with residual / mixed: vertex-instances per second and output bytes per
-      second as a fraction of the ceiling;
+      with residual / DQS scaled uniformly per instance / mixed: vertex-instances
+      per second and output bytes per second as a fraction of the ceiling;
    3. the crowd draw, offscreen 1920x1080: CesiumMan x 64 / 1,024 / 16,384 through
       the skinning vertex shader, through the unskinned (posed_vertices) path, and
       compute pre-skin + unskinned draw; pipeline statistics (vertex-shader
@@ -801,15 +801,17 @@ static void mesh_upload(mesh *m)
 
 /* ---- palettes of a crowd ----------------------------------------------------- */
 
-enum { M_LBS, M_DQS, M_DQS_RESIDUAL, M_MIXED, M_COUNT };
-static const char *method_name[M_COUNT] = {"LBS", "DQS", "DQS+residual", "mixed"};
+enum { M_LBS, M_DQS, M_DQS_RESIDUAL, M_DQS_UNIFORM, M_MIXED, M_COUNT };
+static const char *method_name[M_COUNT] = {"LBS", "DQS", "DQS+residual", "DQS uniform", "mixed"};
 /* A mixed crowd alternates LBS and rigid DQS in runs of this many instances
    (--mixed-run; 1: every other instance). */
 static uint32_t mixed_run = 1;
 
 /* Palettes (mat4) of n instances on a square grid, facing the camera: a clip
    sampled at a different time for each, or random joint rotations (small enough to
-   look like a pose) with non-uniform scale when `scaled`. */
+   look like a pose) with non-uniform scale when `scaled` is 1; with `scaled` 2
+   each instance gets a size instead (a uniform scale in its placement, 0.8-1.25
+   but never within 1 % of 1: every joint's S is then s I). */
 static void make_palettes(const mesh *m, uint32_t n, int scaled, gpuskin_mat4 *out)
 {
     const uint32_t side = (uint32_t)ceil(sqrt((double)n)), J = m->joints;
@@ -824,6 +826,10 @@ static void make_palettes(const mesh *m, uint32_t n, int scaled, gpuskin_mat4 *o
         t.translation.z = -((float)(i / side)) * m->size * 0.6f;
         up.x = 0; up.y = 1; up.z = 0;
         t.rotation = gpuskin_quat_axis_angle(up, rnd(-0.5f, 0.5f));
+        if (scaled == 2) { /* a size of (almost) exactly 1 would be rigid, another kind */
+            float size = rnd(0.8f, 1.25f);
+            t.scale.x = t.scale.y = t.scale.z = fabsf(size - 1.0f) < 0.01f ? size + 0.02f : size;
+        }
         models[i] = gpuskin_mat4_from_trs(&t);
         if (m->clip) {
             const float len = m->clip_end - m->clip_start;
@@ -836,7 +842,7 @@ static void make_palettes(const mesh *m, uint32_t n, int scaled, gpuskin_mat4 *o
                 *p = m->sk.rest_pose[k];
                 axis.x = rnd(-1, 1); axis.y = rnd(-1, 1); axis.z = rnd(-1, 1);
                 p->rotation = gpuskin_quat_axis_angle(axis, rnd(-0.4f, 0.4f));
-                if (scaled) {
+                if (scaled == 1) {
                     p->scale.x = rnd(0.8f, 1.25f); p->scale.y = rnd(0.8f, 1.25f); p->scale.z = rnd(0.8f, 1.25f);
                 }
             }
@@ -878,7 +884,7 @@ static void crowd_make(crowd *cw, const mesh *m, uint32_t n, int kind)
     cw->pal = (gpuskin_mat4 *)xmalloc((size_t)n * m->joints * sizeof(gpuskin_mat4));
     cw->methods = (uint8_t *)xmalloc(n);
     cw->words = (uint32_t *)xmalloc((size_t)n * 4);
-    make_palettes(m, n, kind == M_DQS_RESIDUAL, cw->pal);
+    make_palettes(m, n, kind == M_DQS_RESIDUAL ? 1 : kind == M_DQS_UNIFORM ? 2 : 0, cw->pal);
     for (i = 0; i < n; ++i)
         cw->methods[i] = (uint8_t)(kind == M_LBS ? GPUSKIN_METHOD_LBS : kind == M_MIXED ? ((i / mixed_run) % 2 ? GPUSKIN_METHOD_DQS : GPUSKIN_METHOD_LBS)
                                                                                         : GPUSKIN_METHOD_DQS);
@@ -929,8 +935,10 @@ static void oracle_instance(const mesh *m, const crowd *cw, uint32_t i, float *o
     uint32_t word = GPUSKIN_METHOD_LBS;
     memset(&d, 0, sizeof d);
     if (cw->methods[i] == GPUSKIN_METHOD_DQS)
+    {
         GSCHECK(gpuskin_pack_dq_fast(cw->pal + (size_t)i * J, J, GPUSKIN_SPLIT_GRAM_SCHMIDT, dq, res, &word));
-    else
+        GSCHECK(gpuskin_dq_uniform_scale(res, J, &word)); /* as gpuskin_crowd_upload does */
+    } else
         GSCHECK(gpuskin_pack_lbs(cw->pal + (size_t)i * J, J, lbs));
     d.streams = m->s;
     d.joint_count = J;
@@ -1026,13 +1034,14 @@ static void bench_compute_mesh(mesh *m, const uint32_t *counts, int ncounts)
             stats s;
             double vps, bps, paired_fraction, dp = 0.0, dn = 0.0;
             float *back;
-            uint32_t checks[3], c, last_chunk_first, has_residual = 0, i;
+            uint32_t checks[3], c, last_chunk_first, has_residual = 0, uniform = 0, i;
             int var;
             char what[160], variant[96], label[32];
             if (cap > max_alloc) cap = max_alloc;
             if (kind == M_DQS_RESIDUAL && m->clip) continue; /* a file's clip has no scale: no residual to show */
             crowd_make(&cw, m, n, kind);
             for (i = 0; i < n; ++i) has_residual |= cw.words[i] & GPUSKIN_METHOD_RESIDUAL_BIT;
+            for (i = 0; i < n; ++i) uniform += (cw.words[i] & GPUSKIN_METHOD_UNIFORM_BIT) != 0;
             memset(&j, 0, sizeof j);
             j.cw = &cw;
             j.m = m;
@@ -1083,7 +1092,11 @@ static void bench_compute_mesh(mesh *m, const uint32_t *counts, int ncounts)
                 }
                 if (kind == M_DQS_RESIDUAL) {
                     snprintf(what, sizeof what, "%s: scaled palettes carry the residual bit", variant);
-                    check(has_residual != 0, what);
+                    check(has_residual != 0 && uniform == 0, what);
+                }
+                if (kind == M_DQS_UNIFORM) {
+                    snprintf(what, sizeof what, "%s: uniformly scaled palettes carry the uniform bit", variant);
+                    check(uniform == n, what);
                 }
                 csv_row("skin-compute", variant, (double)n * (double)m->s.vertex_count, s, vps / 1e9, "Gvertex-instances/s");
                 csv_row("skin-compute-bw", variant, (double)n * (double)m->s.vertex_count, s, bps / ceiling_bps,

@@ -71,8 +71,9 @@ layout(buffer_reference, std430, buffer_reference_align = 16) readonly buffer gp
 // The palettes of one frame slot, instance i, joint j (instance-major):
 //   lbs        3 vec4 at (i*joint_count + j)*3: the rows of the 3x4 affine
 //   dq         2 vec4 at (i*joint_count + j)*2: real, dual
-//   residual   3 vec4 at (i*joint_count + j)*3: the rows of S (w unused)
-//   methods    one uint per instance: bits 0..3 method id, bit 4 residual
+//   residual   3 vec4 at (i*joint_count + j)*3: the rows of S (w unused); with the
+//              uniform bit S = s*I exactly, s = row 0's x
+//   methods    one uint per instance: bits 0..3 method id, bit 4 residual, bit 5 uniform
 layout(buffer_reference, std430, buffer_reference_align = 16) readonly buffer gpuskin_Frame {
     gpuskin_Floats positions;
     gpuskin_Floats normals;
@@ -93,6 +94,7 @@ const uint gpuskin_METHOD_LBS = 0u;
 const uint gpuskin_METHOD_DQS = 1u;
 const uint gpuskin_METHOD_ID_MASK = 0xFu;
 const uint gpuskin_METHOD_RESIDUAL_BIT = 0x10u;
+const uint gpuskin_METHOD_UNIFORM_BIT = 0x20u;  // with the residual bit: every joint's S is s*I
 const uint gpuskin_STREAM_NORMALS = 1u;
 const uint gpuskin_STREAM_TANGENTS = 2u;
 const float gpuskin_MIN_WEIGHT = 1.17549435e-38;  // FLT_MIN
@@ -296,6 +298,51 @@ gpuskin_DqBlend gpuskin_blend_dq_parts(gpuskin_Palettes p, uint palette_base, gp
     return b;
 }
 
+// gpuskin_blend_dq_parts with the residual, for an instance whose every S is
+// s*I (gpuskin_METHOD_UNIFORM_BIT): the blend of S is then the blend of s, one
+// scalar a joint (row 0's x) instead of three rows. The same sums as the rows'
+// diagonal, so S comes out as gpuskin_blend_dq_parts would give it.
+gpuskin_DqBlend gpuskin_blend_dq_uniform(gpuskin_Palettes p, uint palette_base, gpuskin_Influences inf)
+{
+    gpuskin_DqBlend b;
+    float s = 1.0;
+    b.real = vec4(0.0, 0.0, 0.0, 1.0);
+    b.t = vec3(0.0);
+    if (inf.pivot_joint != gpuskin_NO_PIVOT) {
+        vec4 pr = p.dq.v[(palette_base + inf.pivot_joint) * 2u];
+        vec4 real = vec4(0.0), du = vec4(0.0);
+        s = 0.0;
+        for (int i = 0; i < gpuskin_K; ++i) {
+            if (gpuskin_weighted(inf, i)) {
+                float wi = inf.weight[i];
+                uint j = palette_base + gpuskin_joint(inf, i);
+                vec4 ri = p.dq.v[j * 2u];
+                vec4 di = p.dq.v[j * 2u + 1u];
+                float sgn = dot(pr, ri) < 0.0 ? -1.0 : 1.0;
+                real += ri * (wi * sgn);
+                du += di * (wi * sgn);
+                s += p.residual.v[j * 3u].x * wi;
+            }
+        }
+        float len_sq = dot(real, real);
+        if (len_sq < 1e-12) {
+            real = vec4(0.0, 0.0, 0.0, 1.0);
+            du = vec4(0.0);
+        } else {
+            float inv = 1.0 / sqrt(len_sq);
+            real *= inv;
+            du *= inv;
+            du -= dot(real, du) * real;
+        }
+        b.real = real;
+        b.t = 2.0 * (real.w * du.xyz - du.w * real.xyz + cross(real.xyz, du.xyz));
+    }
+    b.s0 = vec3(s, 0.0, 0.0);
+    b.s1 = vec3(0.0, s, 0.0);
+    b.s2 = vec3(0.0, 0.0, s);
+    return b;
+}
+
 // The blend as the equivalent affine [R*S | t] (what gpuskin_blend_dq returns).
 mat3x4 gpuskin_dq_matrix(gpuskin_DqBlend b)
 {
@@ -419,6 +466,36 @@ vec4 gpuskin_dq_tangent(gpuskin_DqBlend b, vec4 t, bool use_residual)
 {
     vec3 o = use_residual ? vec3(dot(b.s0, t.xyz), dot(b.s1, t.xyz), dot(b.s2, t.xyz)) : t.xyz;
     o = gpuskin_quat_rotate(b.real, o);
+    float len = length(o);
+    return vec4(len > 1e-12 ? o * (1.0 / len) : o, t.w);
+}
+
+// gpuskin_dq_point / _normal / _tangent for S = s*I (s = b.s0.x, from
+// gpuskin_blend_dq_uniform): S p = s p; cofactor(S) = s^2 I and det(S) = s^3, with
+// gpuskin_dq_normal's bar on det and its fallback S n.
+vec3 gpuskin_dq_point_uniform(gpuskin_DqBlend b, vec3 p)
+{
+    return gpuskin_quat_rotate(b.real, p * b.s0.x) + b.t;
+}
+
+vec3 gpuskin_dq_normal_uniform(gpuskin_DqBlend b, vec3 n)
+{
+    float s = b.s0.x, s2 = s * s, d = s * s2;
+    vec3 o;
+    if (abs(d) > 1e-20 && !isinf(d) && !isnan(d)) {
+        o = n * s2;
+        if (d < 0.0) o = -o;
+    } else {
+        o = n * s;
+    }
+    o = gpuskin_quat_rotate(b.real, o);
+    float len = length(o);
+    return len > 1e-18 ? o * (1.0 / len) : o;
+}
+
+vec4 gpuskin_dq_tangent_uniform(gpuskin_DqBlend b, vec4 t)
+{
+    vec3 o = gpuskin_quat_rotate(b.real, t.xyz * b.s0.x);
     float len = length(o);
     return vec4(len > 1e-12 ? o * (1.0 / len) : o, t.w);
 }

@@ -16,10 +16,10 @@ layout(constant_id = 0) const uint gpuskin_SETS = 2u;
 // Which blend the kernel contains: 0 = both, with the residual, chosen per
 // instance by its method word; 1 = LBS only; 2 = rigid DQS only; 3 = LBS or rigid
 // DQS (no residual), its rows through the slot's instance list; 4 = DQS with the
-// residual only.
-// gpuskin_cmd_skin picks 1, 2 or 4 when every instance of the dispatch has that
-// method, 3 when they mix LBS and rigid DQS: without the code a dispatch does not
-// need the kernel needs fewer registers, and 1, 2, 3 and 4 need no method words
+// residual only; 5 = DQS with a uniform-scale residual only (one scalar a joint).
+// gpuskin_cmd_skin picks 1, 2, 4 or 5 when every instance of the dispatch has that
+// method (4 also for residuals of both kinds), 3 when they mix LBS and rigid DQS: without the code a dispatch does not
+// need the kernel needs fewer registers, and 1 to 5 need no method words
 // (on an H200, 2026-12-04, the LBS kernel ran ~23 % faster than the general one
 // on an all-LBS crowd, the rigid DQS one ~46 %, the residual one ~19 %; and 3 on
 // a crowd alternating LBS and rigid DQS ~2.5 % faster through the list than
@@ -133,6 +133,47 @@ void gpuskin_put_dq(gpuskin_DqBlend b, bool use_residual, uint o, vec3 bp, vec3 
     }
     if (tangents) {
         vec4 t = gpuskin_dq_tangent(b, bt, use_residual);
+        pc.out_floats.v[o + 0u] = t.x;
+        pc.out_floats.v[o + 1u] = t.y;
+        pc.out_floats.v[o + 2u] = t.z;
+        pc.out_floats.v[o + 3u] = t.w;
+    }
+}
+
+// gpuskin_put_dq for kernel 5 (S = s*I), with the same stores.
+void gpuskin_put_dq_uniform(gpuskin_DqBlend b, uint o, vec3 bp, vec3 bn, vec4 bt, bool normals, bool tangents,
+                            bool pairs, uint pair_phase, gpuskin_OutVec2s out2, gpuskin_OutVec4s out4)
+{
+    vec3 p = gpuskin_dq_point_uniform(b, bp);
+    if (pairs) {
+        vec3 n = gpuskin_dq_normal_uniform(b, bn);
+        uint o2 = o >> 1u;
+        uint q = (pair_phase + o2 + 1u) >> 1u;
+        bool aligned = ((pair_phase + o2) & 1u) == 0u;
+        if (!tangents) {
+            out4.v[q] = aligned ? vec4(p, n.x) : vec4(p.z, n);
+            out2.v[aligned ? o2 + 2u : o2] = aligned ? n.yz : p.xy;
+        } else {
+            vec4 t = gpuskin_dq_tangent_uniform(b, bt);
+            out4.v[q] = aligned ? vec4(p, n.x) : vec4(p.z, n);
+            out4.v[q + 1u] = aligned ? vec4(n.yz, t.xy) : t;
+            out2.v[aligned ? o2 + 4u : o2] = aligned ? t.zw : p.xy;
+        }
+        return;
+    }
+    pc.out_floats.v[o + 0u] = p.x;
+    pc.out_floats.v[o + 1u] = p.y;
+    pc.out_floats.v[o + 2u] = p.z;
+    o += 3u;
+    if (normals) {
+        vec3 n = gpuskin_dq_normal_uniform(b, bn);
+        pc.out_floats.v[o + 0u] = n.x;
+        pc.out_floats.v[o + 1u] = n.y;
+        pc.out_floats.v[o + 2u] = n.z;
+        o += 3u;
+    }
+    if (tangents) {
+        vec4 t = gpuskin_dq_tangent_uniform(b, bt);
         pc.out_floats.v[o + 0u] = t.x;
         pc.out_floats.v[o + 1u] = t.y;
         pc.out_floats.v[o + 2u] = t.z;
@@ -332,6 +373,13 @@ void main()
                 gpuskin_put_dq(gpuskin_blend_dq_parts(pal, instance * pal.joint_count, inf, blend == 4u), blend == 4u,
                                (out_row * vertex_count + v) * stride, bp, bn, bt, normals, tangents, pairs, pair_phase,
                                out2, out4);
+            }
+        } else if (blend == 5u) {
+            for (uint k = 0u; k < rows; ++k) {
+                uint instance = pc.first_instance + row0 + k;
+                gpuskin_put_dq_uniform(gpuskin_blend_dq_uniform(pal, instance * pal.joint_count, inf),
+                                       ((row0 + k) * vertex_count + v) * stride, bp, bn, bt, normals, tangents, pairs,
+                                       pair_phase, out2, out4);
             }
         } else {
             for (uint k = 0u; k < rows; ++k) {

@@ -1454,6 +1454,83 @@ static void test_packing_layout(void) {
     CHECK_EQ_INT(gpuskin_pack_dq(pal, J, GPUSKIN_SPLIT_POLAR, dq, res, &word), GPUSKIN_ERROR_NON_FINITE);
 }
 
+/* gpuskin_dq_uniform_scale: joints whose 3x3 is s_j times a rotation split into
+   S = s_j I up to float noise; the rows are then written exactly and the uniform
+   bit set. One joint that is not uniform leaves every row and the word as they
+   were. */
+static void test_dq_uniform_scale(void) {
+    enum { J = 4 };
+    gpuskin_mat4 pal[J];
+    gpuskin_cpu_skin_desc sk;
+    float dq[J * 8], res[J * 12], before[J * 12];
+    uint32_t word, w;
+    int j, k;
+    rng_seed(77);
+    for (j = 0; j < J; ++j) {
+        dmat4 d = random_matrix(K_RIGID);
+        pal[j] = fm_from_d(&d);
+        for (k = 0; k < 11; ++k)
+            if (k % 4 != 3) pal[j].m[k] *= 0.5f + 0.4f * (float)j; /* the 3x3 only */
+    }
+    CHECK_EQ_INT(gpuskin_pack_dq(pal, J, GPUSKIN_SPLIT_GRAM_SCHMIDT, dq, res, &word), GPUSKIN_SUCCESS);
+    CHECK_EQ_INT(word, GPUSKIN_METHOD_DQS | GPUSKIN_METHOD_RESIDUAL_BIT);
+    CHECK_EQ_INT(gpuskin_dq_uniform_scale(res, J, &word), GPUSKIN_SUCCESS);
+    CHECK_EQ_INT(word, GPUSKIN_METHOD_DQS | GPUSKIN_METHOD_RESIDUAL_BIT | GPUSKIN_METHOD_UNIFORM_BIT);
+    CHECK_EQ_INT(word, 0x31);
+    for (j = 0; j < J; ++j) {
+        float s = res[j * 12];
+        CHECK_NEAR(s, 0.5 + 0.4 * j, 1e-5 * (0.5 + 0.4 * j));
+        for (k = 0; k < 12; ++k) CHECK(res[j * 12 + k] == (k % 4 != 3 && k / 4 == k % 4 ? s : 0.0f));
+    }
+    memcpy(before, res, sizeof res);
+    CHECK_EQ_INT(gpuskin_dq_uniform_scale(res, J, &word), GPUSKIN_SUCCESS); /* already uniform: no change */
+    CHECK_EQ_INT(word, 0x31);
+    CHECK(memcmp(before, res, sizeof res) == 0);
+    /* the oracle takes the word */
+    memset(&sk, 0, sizeof sk);
+    sk.method_word = word;
+    CHECK(gpuskin_skin_cpu(&sk) != GPUSKIN_ERROR_INVALID_METHOD);
+    sk.method_word = GPUSKIN_METHOD_DQS | GPUSKIN_METHOD_UNIFORM_BIT; /* uniform without the residual */
+    CHECK_EQ_INT(gpuskin_skin_cpu(&sk), GPUSKIN_ERROR_INVALID_METHOD);
+    sk.method_word = GPUSKIN_METHOD_LBS | GPUSKIN_METHOD_RESIDUAL_BIT | GPUSKIN_METHOD_UNIFORM_BIT;
+    CHECK_EQ_INT(gpuskin_skin_cpu(&sk), GPUSKIN_ERROR_INVALID_METHOD);
+    /* float noise within the tolerance is snapped; beyond it the joint is not uniform */
+    res[1 * 12 + 1] = 1e-8f;
+    word = GPUSKIN_METHOD_DQS | GPUSKIN_METHOD_RESIDUAL_BIT;
+    CHECK_EQ_INT(gpuskin_dq_uniform_scale(res, J, &word), GPUSKIN_SUCCESS);
+    CHECK_EQ_INT(word, 0x31);
+    CHECK(res[1 * 12 + 1] == 0.0f);
+    res[2 * 12 + 5] *= 1.0001f; /* joint 2: a 1e-4 non-uniform scale */
+    memcpy(before, res, sizeof res);
+    word = GPUSKIN_METHOD_DQS | GPUSKIN_METHOD_RESIDUAL_BIT;
+    CHECK_EQ_INT(gpuskin_dq_uniform_scale(res, J, &word), GPUSKIN_SUCCESS);
+    CHECK_EQ_INT(word, GPUSKIN_METHOD_DQS | GPUSKIN_METHOD_RESIDUAL_BIT);
+    CHECK(memcmp(before, res, sizeof res) == 0);
+    /* a mirror (S = diag(-s, s, s)) is not a uniform scale */
+    CHECK_EQ_INT(gpuskin_pack_dq(pal, J, GPUSKIN_SPLIT_GRAM_SCHMIDT, dq, res, &word), GPUSKIN_SUCCESS);
+    pal[3].m[0] = -pal[3].m[0];
+    pal[3].m[1] = -pal[3].m[1];
+    pal[3].m[2] = -pal[3].m[2];
+    CHECK_EQ_INT(gpuskin_pack_dq(pal, J, GPUSKIN_SPLIT_GRAM_SCHMIDT, dq, res, &word), GPUSKIN_SUCCESS);
+    CHECK_EQ_INT(gpuskin_dq_uniform_scale(res, J, &word), GPUSKIN_SUCCESS);
+    CHECK_EQ_INT(word, GPUSKIN_METHOD_DQS | GPUSKIN_METHOD_RESIDUAL_BIT);
+    /* rigid and LBS words: nothing to do */
+    w = GPUSKIN_METHOD_DQS;
+    CHECK_EQ_INT(gpuskin_dq_uniform_scale(res, J, &w), GPUSKIN_SUCCESS);
+    CHECK_EQ_INT(w, GPUSKIN_METHOD_DQS);
+    w = GPUSKIN_METHOD_LBS;
+    CHECK_EQ_INT(gpuskin_dq_uniform_scale(res, J, &w), GPUSKIN_SUCCESS);
+    CHECK_EQ_INT(w, GPUSKIN_METHOD_LBS);
+    /* errors */
+    CHECK_EQ_INT(gpuskin_dq_uniform_scale(NULL, J, &w), GPUSKIN_ERROR_NULL_ARGUMENT);
+    CHECK_EQ_INT(gpuskin_dq_uniform_scale(res, J, NULL), GPUSKIN_ERROR_NULL_ARGUMENT);
+    CHECK_EQ_INT(gpuskin_dq_uniform_scale(res, 0, &w), GPUSKIN_ERROR_INVALID_COUNT);
+    w = GPUSKIN_METHOD_DQS | GPUSKIN_METHOD_UNIFORM_BIT;
+    CHECK_EQ_INT(gpuskin_dq_uniform_scale(res, J, &w), GPUSKIN_ERROR_INVALID_METHOD);
+    w = 0x40u | GPUSKIN_METHOD_DQS | GPUSKIN_METHOD_RESIDUAL_BIT;
+    CHECK_EQ_INT(gpuskin_dq_uniform_scale(res, J, &w), GPUSKIN_ERROR_INVALID_METHOD);
+}
+
 /* ------------------------------------------------------------------------ */
 /* Influences, streams, normals, tangents                                   */
 /* ------------------------------------------------------------------------ */
@@ -2564,6 +2641,7 @@ int main(int argc, char **argv) {
     RUN_TEST(test_split_round_trip);
     RUN_TEST(test_split_rigid_detection);
     RUN_TEST(test_packing_layout);
+    RUN_TEST(test_dq_uniform_scale);
     RUN_TEST(test_eight_influences);
     RUN_TEST(test_streams_strides_and_joint_types);
     RUN_TEST(test_streams_unaligned);

@@ -560,6 +560,7 @@ static void test_every_validation_error(void)
     TF_ERR(GPUSKIN_ERROR_INVALID_METHOD, d.method_word = 2);
     TF_ERR(GPUSKIN_ERROR_INVALID_METHOD, d.method_word = GPUSKIN_METHOD_LBS | GPUSKIN_METHOD_RESIDUAL_BIT);
     TF_ERR(GPUSKIN_ERROR_INVALID_METHOD, d.method_word = GPUSKIN_METHOD_DQS | 0x100u);
+    TF_ERR(GPUSKIN_ERROR_INVALID_METHOD, d.method_word = GPUSKIN_METHOD_DQS | GPUSKIN_METHOD_UNIFORM_BIT);
     TF_ERR(GPUSKIN_ERROR_PALETTE_SIZE, d.palette_joint_count = 11);
     TF_ERR(GPUSKIN_SUCCESS, d.palette_joint_count = 10);
     TF_ERR(GPUSKIN_ERROR_PALETTE_SIZE, (d.palette_joint_count = 3, d.streams.vertex_count = 0)); /* checked first */

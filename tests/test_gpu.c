@@ -208,7 +208,7 @@ static gpuskin_mat4 tg_rotate(float ax, float ay, float az, float angle)
 
 static gpuskin_mat4 tg_mul(gpuskin_mat4 a, gpuskin_mat4 b) { return gpuskin_mat4_mul(&a, &b); }
 
-enum { TG_RIGID = 0, TG_SCALED = 1, TG_TWIST = 2, TG_SOME_SCALED = 3 };
+enum { TG_RIGID = 0, TG_SCALED = 1, TG_TWIST = 2, TG_SOME_SCALED = 3, TG_UNIFORM = 4, TG_SOME_UNIFORM = 5 };
 
 /* Palette of instance i at time `phase`: a bending chain (angles x `bend`),
    placed on an 8-wide grid 3 units apart and turned about y. Joint j bends
@@ -218,7 +218,9 @@ enum { TG_RIGID = 0, TG_SCALED = 1, TG_TWIST = 2, TG_SOME_SCALED = 3 };
    cylinder's axis by 180 degrees x j/(J-1): the candy-wrapper fixture.
    TG_SOME_SCALED is TG_SCALED for instances with i % 4 >= 2, TG_RIGID for the
    others: with tg_methods_mixed, LBS, rigid DQS and DQS with the residual
-   interleaved. */
+   interleaved. TG_UNIFORM scales every joint uniformly (by the instance's size
+   times 1, 1.15 or 1.3 by joint): S = s I, gpuskin_dq_uniform_scale's case.
+   TG_SOME_UNIFORM is TG_UNIFORM for even instances, TG_SCALED for odd ones. */
 static void tg_palette(uint32_t i, uint32_t joint_count, int kind, float phase, float bend, gpuskin_mat4 *out)
 {
     uint32_t j;
@@ -236,7 +238,13 @@ static void tg_palette(uint32_t i, uint32_t joint_count, int kind, float phase, 
                           bend * (0.25f + 0.1f * (float)((i + j) % 5) + 0.3f * sinf(phase + (float)j)));
         global = tg_mul(global, tg_mul(pivot, tg_mul(local, unpivot)));
         out[j] = tg_mul(model, global);
-        if (kind == TG_SCALED || (kind == TG_SOME_SCALED && i % 4 >= 2)) {
+        if (kind == TG_UNIFORM || (kind == TG_SOME_UNIFORM && i % 2 == 0)) {
+            gpuskin_mat4 s = gpuskin_mat4_identity();
+            float su = (0.6f + 0.2f * (float)(i % 5)) * (1.0f + 0.15f * (float)(j % 3));
+            s.m[0] = s.m[5] = s.m[10] = su;
+            out[j] = tg_mul(out[j], tg_mul(pivot, tg_mul(s, unpivot)));
+        }
+        if (kind == TG_SCALED || (kind == TG_SOME_SCALED && i % 4 >= 2) || (kind == TG_SOME_UNIFORM && i % 2 == 1)) {
             gpuskin_mat4 s = gpuskin_mat4_identity();
             switch ((j + i) % 5) {
             case 0: s.m[0] = 1.3f; s.m[5] = 0.7f; s.m[10] = 1.1f; break; /* non-uniform scale */
@@ -351,8 +359,10 @@ static void tg_oracle(const tg_world *w, const tg_case *c, uint32_t i, uint32_t 
         /* what gpuskin_crowd_upload calls: the same bytes as the GPU's (a degenerate
            joint's normals turn on the sign of a near-zero determinant, so even an
            ulp matters; tests/test_fast.c checks the fast packer against gpuskin_pack_dq) */
+    {
         CHECK_EQ_INT(gpuskin_pack_dq_fast(p, c->joints, c->split, dq, res, &word), GPUSKIN_SUCCESS);
-    else
+        CHECK_EQ_INT(gpuskin_dq_uniform_scale(res, c->joints, &word), GPUSKIN_SUCCESS);
+    } else
         CHECK_EQ_INT(gpuskin_pack_lbs(p, c->joints, lbs), GPUSKIN_SUCCESS);
     CHECK_EQ_INT(w->words[i], word); /* the word the GPU got is the oracle's */
     memset(&sk, 0, sizeof sk);
@@ -495,12 +505,15 @@ done:
 }
 
 /* Uploads, dispatches, reads back and compares one case. */
+static uint32_t tg_uniform_instances; /* of the last tg_compute_case: words with the uniform bit */
+
 static void tg_compute_case(const tg_case *c, const char *name, uint32_t *residual_instances)
 {
     tg_world w;
     unsigned before = vk.messages;
     uint32_t i;
 
+    tg_uniform_instances = 0;
     if (tg_world_create(&w, c, 2)) {
         tg_upload(&w, c, 1);
         tg_skin_and_compare(&w, c, name);
@@ -508,6 +521,7 @@ static void tg_compute_case(const tg_case *c, const char *name, uint32_t *residu
             *residual_instances = 0;
             for (i = 0; i < c->instances; ++i) *residual_instances += (w.words[i] & GPUSKIN_METHOD_RESIDUAL_BIT) != 0;
         }
+        for (i = 0; i < c->instances; ++i) tg_uniform_instances += (w.words[i] & GPUSKIN_METHOD_UNIFORM_BIT) != 0;
     }
     tg_world_destroy(&w);
     CHECK_NO_VALIDATION(before);
@@ -613,6 +627,42 @@ static void test_compute_dqs_residual(void)
     c.split = GPUSKIN_SPLIT_POLAR;
     tg_compute_case(&c, "dqs residual (polar)", &residual);
     CHECK_EQ_INT(residual, 5);
+}
+
+/* Crowds whose DQS instances are scaled uniformly: their own kernel (one scalar
+   a joint) when every instance of the range is, the residual kernel when some
+   are scaled otherwise, the general kernel beside LBS or when asked. */
+static void test_compute_dqs_uniform(void)
+{
+    static const uint32_t per[3] = {0, 4, 16};
+    tg_case c = tg_default_case();
+    uint32_t residual = 0, p, any;
+    char name[64];
+    c.methods = tg_methods_all_dqs;
+    c.kind = TG_UNIFORM;
+    c.instances = 9;
+    c.sets = 2;
+    c.tangents = 1;
+    c.output_flags = GPUSKIN_OUTPUT_NORMALS | GPUSKIN_OUTPUT_TANGENTS;
+    for (p = 0; p < 3; ++p)
+        for (any = 0; any < 2; ++any) {
+            c.per_invocation = per[p];
+            c.kernel_flags = any ? GPUSKIN_KERNEL_ANY_METHOD : 0u;
+            snprintf(name, sizeof name, "dqs uniform, %s, per inv %u", any ? "any" : "auto", per[p]);
+            tg_compute_case(&c, name, &residual);
+            CHECK_EQ_INT(residual, 9);
+            CHECK_EQ_INT(tg_uniform_instances, 9);
+        }
+    c.per_invocation = 0;
+    c.kernel_flags = 0;
+    c.output_flags = GPUSKIN_OUTPUT_NORMALS;
+    c.kind = TG_SOME_UNIFORM;
+    tg_compute_case(&c, "dqs uniform + residual", &residual);
+    CHECK_EQ_INT(residual, 9);
+    CHECK_EQ_INT(tg_uniform_instances, 5);
+    c.methods = tg_methods_mixed;
+    tg_compute_case(&c, "lbs + dqs uniform + residual", NULL);
+    CHECK(tg_uniform_instances > 0);
 }
 
 static void test_compute_mixed_crowd(void)
@@ -1939,6 +1989,7 @@ int main(int argc, char **argv)
     RUN_TEST(test_compute_output_alignment);
     RUN_TEST(test_compute_dqs_rigid);
     RUN_TEST(test_compute_dqs_residual);
+    RUN_TEST(test_compute_dqs_uniform);
     RUN_TEST(test_compute_mixed_crowd);
     RUN_TEST(test_compute_three_kinds);
     RUN_TEST(test_compute_stale_recording);
