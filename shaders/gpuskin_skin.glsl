@@ -301,7 +301,10 @@ gpuskin_DqBlend gpuskin_blend_dq_parts(gpuskin_Palettes p, uint palette_base, gp
 // gpuskin_blend_dq_parts with the residual, for an instance whose every S is
 // s*I (gpuskin_METHOD_UNIFORM_BIT): the blend of S is then the blend of s, one
 // scalar a joint (row 0's x) instead of three rows. The same sums as the rows'
-// diagonal, so S comes out as gpuskin_blend_dq_parts would give it.
+// diagonal, so S comes out as gpuskin_blend_dq_parts would give it. Its loop and
+// normalisation repeat gpuskin_blend_dq_parts's on purpose: sharing them through
+// helpers changes the SPIR-V every DQS kernel is compiled from (other control
+// flow after spirv-opt), and the H200 figures were measured with this form.
 gpuskin_DqBlend gpuskin_blend_dq_uniform(gpuskin_Palettes p, uint palette_base, gpuskin_Influences inf)
 {
     gpuskin_DqBlend b;
