@@ -304,8 +304,12 @@ GPUSKIN_API gpuskin_result gpuskin_pack_dq_fast(const gpuskin_mat4 *palette, uin
    exactly s*I and sets GPUSKIN_METHOD_UNIFORM_BIT in *method_word; otherwise
    changes nothing. A placement model(i) that scales a character uniformly, the
    commonest scale in a crowd, gives such palettes: the GPU then blends one scalar
-   a joint instead of three rows. gpuskin_crowd_upload calls it; a host packing
-   for gpuskin_skin_cpu as the upload does calls it too. */
+   a joint instead of three rows. When every joint's s is also within that
+   tolerance of the first joint's (one size for the whole character, as such a
+   placement gives), every joint takes the first joint's s exactly: the upload
+   then lets the GPU apply one scalar an instance and blend none.
+   gpuskin_crowd_upload calls it; a host packing for gpuskin_skin_cpu as the
+   upload does calls it too. */
 #define GPUSKIN_UNIFORM_TOLERANCE 1e-5f  /* GPUSKIN_RIGID_TOLERANCE, relative to s */
 GPUSKIN_API gpuskin_result gpuskin_dq_uniform_scale(float *residual, uint32_t joint_count, uint32_t *method_word);
 
@@ -639,7 +643,10 @@ typedef struct gpuskin_skin_dispatch_desc {
    which needs fewer registers (on an H200, 2026-12-04, 23 %, 46 % and 19 % faster
    than the general kernel); all DQS scaled uniformly (GPUSKIN_METHOD_UNIFORM_BIT)
    one that blends a scalar instead of the residual rows (on an H200 1.3-1.4x the
-   residual kernel); LBS mixed with rigid DQS a kernel with both blends but not the
+   residual kernel); all DQS where each instance is rigid or has one size for
+   all its joints (gpuskin_dq_uniform_scale) one that blends no residual and
+   scales the bind pose by the instance's size (1.08-1.10x the one before,
+   0.91x rigid DQS); LBS mixed with rigid DQS a kernel with both blends but not the
    residual's, which takes the range's instances through the slot's instance list
    (LBS ones first) so that its workgroups run one blend each; anything else with
    the residual the general kernel, which reads each instance's word. So a
@@ -1360,6 +1367,8 @@ static int gpuskin__method_word_valid(uint32_t word)
 GPUSKIN_API gpuskin_result gpuskin_dq_uniform_scale(float *residual, uint32_t joint_count, uint32_t *method_word)
 {
     uint32_t j, k;
+    int one = 1;
+    float first;
     if (!residual || !method_word) return GPUSKIN_ERROR_NULL_ARGUMENT;
     if (joint_count == 0 || joint_count > GPUSKIN_MAX_JOINTS) return GPUSKIN_ERROR_INVALID_COUNT;
     if (!gpuskin__method_word_valid(*method_word)) return GPUSKIN_ERROR_INVALID_METHOD;
@@ -1375,8 +1384,13 @@ GPUSKIN_API gpuskin_result gpuskin_dq_uniform_scale(float *residual, uint32_t jo
             if (!(fabsf(r[k] - want) <= bar)) return GPUSKIN_SUCCESS;
         }
     }
+    first = (residual[0] + residual[5] + residual[10]) / 3.0f;
+    for (j = 1; j < joint_count && one; ++j) {
+        const float *r = residual + (size_t)j * 12u;
+        one = fabsf((r[0] + r[5] + r[10]) / 3.0f - first) <= GPUSKIN_UNIFORM_TOLERANCE * first;
+    }
     for (j = 0; j < joint_count; ++j) {
-        float *r = residual + (size_t)j * 12u, s = (r[0] + r[5] + r[10]) / 3.0f;
+        float *r = residual + (size_t)j * 12u, s = one ? first : (r[0] + r[5] + r[10]) / 3.0f;
         for (k = 0; k < 12u; ++k) r[k] = (k % 4u == 3u) ? 0.0f : (k / 4u == k % 4u) ? s : 0.0f;
     }
     *method_word |= GPUSKIN_METHOD_UNIFORM_BIT;
@@ -5289,12 +5303,14 @@ GPUSKIN__VK_STATIC_ASSERT(sizeof(gpuskin__vk_draw_push) == 104 && sizeof(gpuskin
 #define GPUSKIN__VK_KERNEL_LBS_DQS 3u   /* LBS and DQS without the residual, rows through the instance list */
 #define GPUSKIN__VK_KERNEL_DQS_RESIDUAL 4u /* every instance DQS with the residual */
 #define GPUSKIN__VK_KERNEL_DQS_UNIFORM 5u /* every instance DQS with a uniform-scale residual */
-#define GPUSKIN__VK_KERNEL_KINDS 6u
+#define GPUSKIN__VK_KERNEL_DQS_SIZED 6u   /* every instance DQS, rigid or one uniform scale for all its joints */
+#define GPUSKIN__VK_KERNEL_KINDS 7u
 /* gpuskin_crowd's per-instance record of what its method word says. */
 #define GPUSKIN__VK_KIND_LBS 0u
 #define GPUSKIN__VK_KIND_DQS_RIGID 1u
 #define GPUSKIN__VK_KIND_DQS_RESIDUAL 2u
 #define GPUSKIN__VK_KIND_DQS_UNIFORM 3u
+#define GPUSKIN__VK_KIND_DQS_SIZED 4u     /* uniform, and the same s for every joint */
 /* A dispatch of at least this many vertex-instances takes 16 instances an
    invocation when its kernel is specialised (measured on an H200: BENCHMARKS.md). */
 #define GPUSKIN__VK_MANY_PER_INVOCATION_FROM (1ull << 23)
@@ -5666,7 +5682,7 @@ static gpuskin_result gpuskin__vk_create_layouts(gpuskin_context *ctx)
 }
 
 /* Every specialisation of skin.comp, made once here so that recording never
-   compiles: 2 influence-set counts x 5 kernels x 4, 8 or 16 instances an
+   compiles: 2 influence-set counts x 7 kernels x 4, 8 or 16 instances an
    invocation. */
 #define GPUSKIN__VK_COMPUTE_PIPELINES (2u * GPUSKIN__VK_KERNEL_KINDS * GPUSKIN__VK_PER_INVOCATION_COUNTS)
 
@@ -6073,6 +6089,16 @@ GPUSKIN_API gpuskin_result gpuskin_crowd_create(gpuskin_context *ctx, const gpus
 /* The slot's instance list: its LBS instances, then its DQS ones (rigid or not),
    each in instance order. So the LBS instances of any range [a, b) sit together
    in the list, and so do its DQS ones: gpuskin__vk_list_rows finds where. */
+/* After gpuskin_dq_uniform_scale set the uniform bit: whether every joint has the
+   first joint's s, which that function writes exactly when they agree. */
+static int gpuskin__vk_one_size(const float *residual, uint32_t joint_count)
+{
+    uint32_t j;
+    for (j = 1; j < joint_count; ++j)
+        if (residual[(size_t)j * GPUSKIN_RESIDUAL_FLOATS_PER_JOINT] != residual[0]) return 0;
+    return 1;
+}
+
 static void gpuskin__vk_write_order(gpuskin_crowd *crowd, uint32_t frame)
 {
     const unsigned char *kinds = crowd->kinds + (size_t)frame * crowd->capacity;
@@ -6137,9 +6163,11 @@ GPUSKIN_API gpuskin_result gpuskin_crowd_upload(gpuskin_crowd *crowd, const gpus
         if (r != GPUSKIN_SUCCESS) break;
         methods[i] = word;
         kind = (unsigned char)((word & GPUSKIN_METHOD_ID_MASK) == GPUSKIN_METHOD_LBS ? GPUSKIN__VK_KIND_LBS
-                               : (word & GPUSKIN_METHOD_UNIFORM_BIT)                ? GPUSKIN__VK_KIND_DQS_UNIFORM
-                               : (word & GPUSKIN_METHOD_RESIDUAL_BIT)               ? GPUSKIN__VK_KIND_DQS_RESIDUAL
-                                                                                    : GPUSKIN__VK_KIND_DQS_RIGID);
+                               : (word & GPUSKIN_METHOD_UNIFORM_BIT)
+                                   ? (gpuskin__vk_one_size(crowd->residual_scratch, (uint32_t)J) ? GPUSKIN__VK_KIND_DQS_SIZED
+                                                                                                 : GPUSKIN__VK_KIND_DQS_UNIFORM)
+                               : (word & GPUSKIN_METHOD_RESIDUAL_BIT) ? GPUSKIN__VK_KIND_DQS_RESIDUAL
+                                                                      : GPUSKIN__VK_KIND_DQS_RIGID);
         relisted |= (kind == GPUSKIN__VK_KIND_LBS) != (kinds[i] == GPUSKIN__VK_KIND_LBS);
         kinds[i] = kind;
         if (desc->out_method_words) desc->out_method_words[i] = word;
@@ -6206,20 +6234,23 @@ GPUSKIN_API gpuskin_result gpuskin_cmd_skin(gpuskin_crowd *crowd, VkCommandBuffe
     if (desc->output_size / per_instance < desc->instance_count) return GPUSKIN_ERROR_INVALID_ARGUMENT;
 
     /* The methods the range holds, as bits 1 << GPUSKIN__VK_KIND_*; stops once
-       the residual (either kind: a uniform S is a residual too) meets another
-       kind, which means the general kernel. */
+       LBS meets a residual (any kind: a uniform S is a residual too), which
+       means the general kernel. */
     kernel = GPUSKIN__VK_KERNEL_ANY;
     if (!(desc->kernel_flags & GPUSKIN_KERNEL_ANY_METHOD)) {
-        const uint32_t residual = (1u << GPUSKIN__VK_KIND_DQS_RESIDUAL) | (1u << GPUSKIN__VK_KIND_DQS_UNIFORM);
+        const uint32_t lbs = 1u << GPUSKIN__VK_KIND_LBS, rigid = 1u << GPUSKIN__VK_KIND_DQS_RIGID,
+                       sized = 1u << GPUSKIN__VK_KIND_DQS_SIZED, uniform = sized | (1u << GPUSKIN__VK_KIND_DQS_UNIFORM),
+                       residual = uniform | (1u << GPUSKIN__VK_KIND_DQS_RESIDUAL);
         kinds = crowd->kinds + (size_t)desc->frame * crowd->capacity + desc->first_instance;
         seen = 1u << kinds[0];
-        for (i = 1; i < desc->instance_count && !((seen & residual) && (seen & ~residual)); ++i)
-            seen |= 1u << kinds[i];
-        if (seen == 1u << GPUSKIN__VK_KIND_LBS) kernel = GPUSKIN__VK_KERNEL_LBS;
-        if (seen == 1u << GPUSKIN__VK_KIND_DQS_RIGID) kernel = GPUSKIN__VK_KERNEL_DQS_RIGID;
+        for (i = 1; i < desc->instance_count && !((seen & lbs) && (seen & residual)); ++i) seen |= 1u << kinds[i];
+        if (seen == lbs) kernel = GPUSKIN__VK_KERNEL_LBS;
+        if (seen == rigid) kernel = GPUSKIN__VK_KERNEL_DQS_RIGID;
+        if (seen == (lbs | rigid)) kernel = GPUSKIN__VK_KERNEL_LBS_DQS;
         if ((seen & residual) && !(seen & ~residual)) kernel = GPUSKIN__VK_KERNEL_DQS_RESIDUAL;
-        if (seen == 1u << GPUSKIN__VK_KIND_DQS_UNIFORM) kernel = GPUSKIN__VK_KERNEL_DQS_UNIFORM;
-        if (seen == ((1u << GPUSKIN__VK_KIND_LBS) | (1u << GPUSKIN__VK_KIND_DQS_RIGID))) kernel = GPUSKIN__VK_KERNEL_LBS_DQS;
+        if ((seen & uniform) && !(seen & ~uniform)) kernel = GPUSKIN__VK_KERNEL_DQS_UNIFORM;
+        /* kernel 6 reads each instance's word, so rigid instances (a size of 1) may join */
+        if ((seen & sized) && !(seen & ~(sized | rigid))) kernel = GPUSKIN__VK_KERNEL_DQS_SIZED;
     }
     per_invocation = desc->instances_per_invocation;
     if (per_invocation == 0)

@@ -15,7 +15,8 @@
       dispatch of that size reaches with nothing computed;
    2. compute skinning (gpuskin_cmd_skin) of a synthetic 50,000-vertex 64-joint mesh
       and of CesiumMan, 1 / 64 / 1,024 / 16,384 instances, LBS / DQS (rigid) / DQS
-      with residual / DQS scaled uniformly per instance / mixed: vertex-instances
+      with residual / DQS scaled uniformly (one size an instance; a size a
+      joint) / mixed: vertex-instances
       per second and output bytes per second as a fraction of the ceiling;
    3. the crowd draw, offscreen 1920x1080: CesiumMan x 64 / 1,024 / 16,384 through
       the skinning vertex shader, through the unskinned (posed_vertices) path, and
@@ -801,8 +802,8 @@ static void mesh_upload(mesh *m)
 
 /* ---- palettes of a crowd ----------------------------------------------------- */
 
-enum { M_LBS, M_DQS, M_DQS_RESIDUAL, M_DQS_UNIFORM, M_MIXED, M_COUNT };
-static const char *method_name[M_COUNT] = {"LBS", "DQS", "DQS+residual", "DQS uniform", "mixed"};
+enum { M_LBS, M_DQS, M_DQS_RESIDUAL, M_DQS_UNIFORM, M_DQS_JOINT_SIZES, M_MIXED, M_COUNT };
+static const char *method_name[M_COUNT] = {"LBS", "DQS", "DQS+residual", "DQS uniform", "DQS uni/joint", "mixed"};
 /* A mixed crowd alternates LBS and rigid DQS in runs of this many instances
    (--mixed-run; 1: every other instance). */
 static uint32_t mixed_run = 1;
@@ -811,7 +812,9 @@ static uint32_t mixed_run = 1;
    sampled at a different time for each, or random joint rotations (small enough to
    look like a pose) with non-uniform scale when `scaled` is 1; with `scaled` 2
    each instance gets a size instead (a uniform scale in its placement, 0.8-1.25
-   but never within 1 % of 1: every joint's S is then s I). */
+   but never within 1 % of 1: every joint's S is then the same s I); with `scaled`
+   3 each joint's local pose a uniform scale (0.9-1.1, never within 1 % of 1: every
+   joint's S is s I, s differing by joint). */
 static void make_palettes(const mesh *m, uint32_t n, int scaled, gpuskin_mat4 *out)
 {
     const uint32_t side = (uint32_t)ceil(sqrt((double)n)), J = m->joints;
@@ -847,6 +850,13 @@ static void make_palettes(const mesh *m, uint32_t n, int scaled, gpuskin_mat4 *o
                 }
             }
         }
+        if (scaled == 3)
+            for (k = 0; k < J; ++k) {
+                gpuskin_trs *p = &poses[(size_t)i * J + k];
+                float size = rnd(0.9f, 1.1f);
+                size = fabsf(size - 1.0f) < 0.01f ? size + 0.02f : size;
+                p->scale.x *= size; p->scale.y *= size; p->scale.z *= size;
+            }
     }
     memset(&d, 0, sizeof d);
     d.skeleton = &m->sk;
@@ -884,7 +894,7 @@ static void crowd_make(crowd *cw, const mesh *m, uint32_t n, int kind)
     cw->pal = (gpuskin_mat4 *)xmalloc((size_t)n * m->joints * sizeof(gpuskin_mat4));
     cw->methods = (uint8_t *)xmalloc(n);
     cw->words = (uint32_t *)xmalloc((size_t)n * 4);
-    make_palettes(m, n, kind == M_DQS_RESIDUAL ? 1 : kind == M_DQS_UNIFORM ? 2 : 0, cw->pal);
+    make_palettes(m, n, kind == M_DQS_RESIDUAL ? 1 : kind == M_DQS_UNIFORM ? 2 : kind == M_DQS_JOINT_SIZES ? 3 : 0, cw->pal);
     for (i = 0; i < n; ++i)
         cw->methods[i] = (uint8_t)(kind == M_LBS ? GPUSKIN_METHOD_LBS : kind == M_MIXED ? ((i / mixed_run) % 2 ? GPUSKIN_METHOD_DQS : GPUSKIN_METHOD_LBS)
                                                                                         : GPUSKIN_METHOD_DQS);
@@ -1094,7 +1104,7 @@ static void bench_compute_mesh(mesh *m, const uint32_t *counts, int ncounts)
                     snprintf(what, sizeof what, "%s: scaled palettes carry the residual bit", variant);
                     check(has_residual != 0 && uniform == 0, what);
                 }
-                if (kind == M_DQS_UNIFORM) {
+                if (kind == M_DQS_UNIFORM || kind == M_DQS_JOINT_SIZES) {
                     snprintf(what, sizeof what, "%s: uniformly scaled palettes carry the uniform bit", variant);
                     check(uniform == n, what);
                 }

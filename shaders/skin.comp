@@ -16,9 +16,13 @@ layout(constant_id = 0) const uint gpuskin_SETS = 2u;
 // Which blend the kernel contains: 0 = both, with the residual, chosen per
 // instance by its method word; 1 = LBS only; 2 = rigid DQS only; 3 = LBS or rigid
 // DQS (no residual), its rows through the slot's instance list; 4 = DQS with the
-// residual only; 5 = DQS with a uniform-scale residual only (one scalar a joint).
-// gpuskin_cmd_skin picks 1, 2, 4 or 5 when every instance of the dispatch has that
-// method (4 also for residuals of both kinds), 3 when they mix LBS and rigid DQS: without the code a dispatch does not
+// residual only; 5 = DQS with a uniform-scale residual only (one scalar a joint);
+// 6 = DQS, each instance rigid or with one size s for all its joints (S = s I for
+// every joint, so the blend of S is s itself: the kernel blends as 2 does and
+// scales the bind pose by s, read once an instance).
+// gpuskin_cmd_skin picks 1, 2, 4, 5 or 6 when every instance of the dispatch has that
+// method (4 also for residuals of every kind, 5 for uniform ones of both kinds),
+// 3 when they mix LBS and rigid DQS: without the code a dispatch does not
 // need the kernel needs fewer registers, and 1 to 5 need no method words
 // (on an H200, 2026-12-04, the LBS kernel ran ~23 % faster than the general one
 // on an all-LBS crowd, the rigid DQS one ~46 %, the residual one ~19 %; and 3 on
@@ -373,6 +377,24 @@ void main()
                 gpuskin_put_dq(gpuskin_blend_dq_parts(pal, instance * pal.joint_count, inf, blend == 4u), blend == 4u,
                                (out_row * vertex_count + v) * stride, bp, bn, bt, normals, tangents, pairs, pair_phase,
                                out2, out4);
+            }
+        } else if (blend == 6u) {
+            // A weighted vertex's S blends to s (the weights sum to 1), so R (S p)
+            // + t = R (s p) + t, and the normal's cofactor s^2 I changes only its
+            // length, which the rigid normal's normalisation takes away. An
+            // unweighted vertex keeps its bind pose, unscaled. A rigid instance
+            // has no residual rows: its size is 1. Both words are loaded
+            // whatever the instance holds (its residual rows are inside the
+            // slot either way) and chosen between after, so that the two loads
+            // need not wait for each other.
+            for (uint k = 0u; k < rows; ++k) {
+                uint instance = pc.first_instance + row0 + k, base = instance * pal.joint_count;
+                float size = pal.residual.v[base * 3u].x;
+                bool sized = (f.methods.v[instance] & gpuskin_METHOD_RESIDUAL_BIT) != 0u &&
+                             inf.pivot_joint != gpuskin_NO_PIVOT;
+                gpuskin_put_dq(gpuskin_blend_dq_parts(pal, base, inf, false), false,
+                               ((row0 + k) * vertex_count + v) * stride, sized ? bp * size : bp, bn, bt, normals,
+                               tangents, pairs, pair_phase, out2, out4);
             }
         } else if (blend == 5u) {
             for (uint k = 0u; k < rows; ++k) {

@@ -1514,6 +1514,30 @@ static void test_dq_uniform_scale(void) {
     CHECK_EQ_INT(gpuskin_pack_dq(pal, J, GPUSKIN_SPLIT_GRAM_SCHMIDT, dq, res, &word), GPUSKIN_SUCCESS);
     CHECK_EQ_INT(gpuskin_dq_uniform_scale(res, J, &word), GPUSKIN_SUCCESS);
     CHECK_EQ_INT(word, GPUSKIN_METHOD_DQS | GPUSKIN_METHOD_RESIDUAL_BIT);
+    /* one size for the whole character: sizes within the tolerance of the first
+       joint's all take the first joint's exactly; one joint beyond it keeps each
+       joint's own */
+    for (j = 0; j < J; ++j) {
+        dmat4 d = random_matrix(K_RIGID);
+        pal[j] = fm_from_d(&d);
+        for (k = 0; k < 11; ++k)
+            if (k % 4 != 3) pal[j].m[k] *= 1.3f * (1.0f + 2e-6f * (float)j);
+    }
+    CHECK_EQ_INT(gpuskin_pack_dq(pal, J, GPUSKIN_SPLIT_GRAM_SCHMIDT, dq, res, &word), GPUSKIN_SUCCESS);
+    CHECK(res[3 * 12] != res[0]); /* the sizes differ before */
+    CHECK_EQ_INT(gpuskin_dq_uniform_scale(res, J, &word), GPUSKIN_SUCCESS);
+    CHECK_EQ_INT(word, 0x31);
+    CHECK_NEAR(res[0], 1.3, 1e-5);
+    for (j = 0; j < J; ++j)
+        for (k = 0; k < 12; ++k) CHECK(res[j * 12 + k] == (k % 4 != 3 && k / 4 == k % 4 ? res[0] : 0.0f));
+    for (k = 0; k < 11; ++k)
+        if (k % 4 != 3) pal[2].m[k] *= 1.0001f; /* joint 2: 1e-4 larger, a size of its own */
+    CHECK_EQ_INT(gpuskin_pack_dq(pal, J, GPUSKIN_SPLIT_GRAM_SCHMIDT, dq, res, &word), GPUSKIN_SUCCESS);
+    CHECK_EQ_INT(gpuskin_dq_uniform_scale(res, J, &word), GPUSKIN_SUCCESS);
+    CHECK_EQ_INT(word, 0x31);
+    CHECK_NEAR(res[2 * 12], 1.3 * 1.0001, 1e-5);
+    CHECK(res[2 * 12] > res[0] * 1.00005f);
+    CHECK(res[1 * 12] != res[0]); /* 2e-6 apart: each joint keeps its own now */
     /* rigid and LBS words: nothing to do */
     w = GPUSKIN_METHOD_DQS;
     CHECK_EQ_INT(gpuskin_dq_uniform_scale(res, J, &w), GPUSKIN_SUCCESS);

@@ -148,6 +148,8 @@ static tg_mesh tg_cylinder(uint32_t rings, uint32_t sides, uint32_t joint_count,
                 m.joints[1][v * 4 + 3] = (uint16_t)(joint_count - 1);
                 m.weights[1][v * 4 + 3] = 0.02f;
             }
+            if (r == 0 && s == 1) /* unweighted: keeps its bind pose in every kernel */
+                for (q = 0; q < sets; ++q) memset(&m.weights[q][v * 4], 0, 4 * sizeof(float));
         }
     }
     m.index_count = (rings - 1) * sides * 6;
@@ -208,7 +210,8 @@ static gpuskin_mat4 tg_rotate(float ax, float ay, float az, float angle)
 
 static gpuskin_mat4 tg_mul(gpuskin_mat4 a, gpuskin_mat4 b) { return gpuskin_mat4_mul(&a, &b); }
 
-enum { TG_RIGID = 0, TG_SCALED = 1, TG_TWIST = 2, TG_SOME_SCALED = 3, TG_UNIFORM = 4, TG_SOME_UNIFORM = 5 };
+enum { TG_RIGID = 0, TG_SCALED = 1, TG_TWIST = 2, TG_SOME_SCALED = 3, TG_UNIFORM = 4, TG_SOME_UNIFORM = 5, TG_SIZED = 6,
+       TG_SOME_SIZED = 7 };
 
 /* Palette of instance i at time `phase`: a bending chain (angles x `bend`),
    placed on an 8-wide grid 3 units apart and turned about y. Joint j bends
@@ -220,12 +223,20 @@ enum { TG_RIGID = 0, TG_SCALED = 1, TG_TWIST = 2, TG_SOME_SCALED = 3, TG_UNIFORM
    others: with tg_methods_mixed, LBS, rigid DQS and DQS with the residual
    interleaved. TG_UNIFORM scales every joint uniformly (by the instance's size
    times 1, 1.15 or 1.3 by joint): S = s I, gpuskin_dq_uniform_scale's case.
-   TG_SOME_UNIFORM is TG_UNIFORM for even instances, TG_SCALED for odd ones. */
+   TG_SOME_UNIFORM is TG_UNIFORM for even instances, TG_SCALED for odd ones.
+   TG_SIZED gives each instance one size for all its joints, in its placement:
+   0.6, 0.8, 1 (rigid), 1.2 or 1.4 by instance. TG_SOME_SIZED is TG_SIZED for
+   even instances, TG_UNIFORM for odd ones. */
 static void tg_palette(uint32_t i, uint32_t joint_count, int kind, float phase, float bend, gpuskin_mat4 *out)
 {
     uint32_t j;
     gpuskin_mat4 model = tg_mul(tg_translate((float)(i % 8) * 3.0f - 10.5f, 0.0f, (float)(i / 8) * 3.0f - 10.5f),
                                 tg_rotate(0, 1, 0, 0.37f * (float)i + phase));
+    if (kind == TG_SIZED || (kind == TG_SOME_SIZED && i % 2 == 0)) {
+        gpuskin_mat4 s = gpuskin_mat4_identity();
+        s.m[0] = s.m[5] = s.m[10] = 0.6f + 0.2f * (float)(i % 5);
+        model = tg_mul(model, s);
+    }
     gpuskin_mat4 global = gpuskin_mat4_identity();
     for (j = 0; j < joint_count; ++j) {
         gpuskin_mat4 pivot = tg_translate(0, (float)j, 0), unpivot = tg_translate(0, -(float)j, 0), local;
@@ -238,7 +249,7 @@ static void tg_palette(uint32_t i, uint32_t joint_count, int kind, float phase, 
                           bend * (0.25f + 0.1f * (float)((i + j) % 5) + 0.3f * sinf(phase + (float)j)));
         global = tg_mul(global, tg_mul(pivot, tg_mul(local, unpivot)));
         out[j] = tg_mul(model, global);
-        if (kind == TG_UNIFORM || (kind == TG_SOME_UNIFORM && i % 2 == 0)) {
+        if (kind == TG_UNIFORM || (kind == TG_SOME_UNIFORM && i % 2 == 0) || (kind == TG_SOME_SIZED && i % 2 == 1)) {
             gpuskin_mat4 s = gpuskin_mat4_identity();
             float su = (0.6f + 0.2f * (float)(i % 5)) * (1.0f + 0.15f * (float)(j % 3));
             s.m[0] = s.m[5] = s.m[10] = su;
@@ -663,6 +674,40 @@ static void test_compute_dqs_uniform(void)
     c.methods = tg_methods_mixed;
     tg_compute_case(&c, "lbs + dqs uniform + residual", NULL);
     CHECK(tg_uniform_instances > 0);
+    /* one size an instance (two of the nine are rigid, size 1): the kernel that
+       scales by it, or forced general; a range that starts at a rigid one; sizes
+       mixed with per-joint ones (general with a rigid instance in the range, the
+       uniform kernel without); sizes beside LBS (general) */
+    c.methods = tg_methods_all_dqs;
+    c.kind = TG_SIZED;
+    c.tangents = 1;
+    c.output_flags = GPUSKIN_OUTPUT_NORMALS | GPUSKIN_OUTPUT_TANGENTS;
+    for (p = 0; p < 3; ++p)
+        for (any = 0; any < 2; ++any) {
+            c.per_invocation = per[p];
+            c.kernel_flags = any ? GPUSKIN_KERNEL_ANY_METHOD : 0u;
+            snprintf(name, sizeof name, "dqs sized, %s, per inv %u", any ? "any" : "auto", per[p]);
+            tg_compute_case(&c, name, &residual);
+            CHECK_EQ_INT(residual, 7);
+            CHECK_EQ_INT(tg_uniform_instances, 7);
+        }
+    c.per_invocation = 0;
+    c.kernel_flags = 0;
+    c.output_flags = GPUSKIN_OUTPUT_NORMALS;
+    c.first = 2; /* instances 2..8: from a rigid one on */
+    c.count = 7;
+    tg_compute_case(&c, "dqs sized, 7 from a rigid one", NULL);
+    c.first = c.count = 0;
+    c.kind = TG_SOME_SIZED;
+    tg_compute_case(&c, "dqs sized + uniform + rigid", &residual); /* the general kernel */
+    CHECK_EQ_INT(residual, 8); /* instance 2 (size 1) is rigid */
+    c.first = 3;
+    c.count = 6;
+    tg_compute_case(&c, "dqs sized + uniform", NULL); /* the uniform kernel */
+    c.first = c.count = 0;
+    c.kind = TG_SIZED;
+    c.methods = tg_methods_mixed;
+    tg_compute_case(&c, "lbs + dqs sized", NULL);
 }
 
 static void test_compute_mixed_crowd(void)
