@@ -250,7 +250,8 @@ typedef enum gpuskin_method {
 
 /* How a palette matrix's 3x3 A is split into a rotation R and a residual S = R^T A. */
 typedef enum gpuskin_split_method {
-    GPUSKIN_SPLIT_GRAM_SCHMIDT = 0,  /* R from the first two columns; S upper triangular */
+    GPUSKIN_SPLIT_GRAM_SCHMIDT = 0,  /* R from the first two columns; S upper triangular, exact zeros
+                                        below the diagonal (but S = A for a degenerate matrix) */
     GPUSKIN_SPLIT_POLAR = 1          /* R = nearest rotation (polar factor); S symmetric unless mirrored
                                         or singular (then R comes from Gram-Schmidt) */
 } gpuskin_split_method;
@@ -646,7 +647,10 @@ typedef struct gpuskin_skin_dispatch_desc {
    residual kernel); all DQS where each instance is rigid or has one size for
    all its joints (gpuskin_dq_uniform_scale) one that blends no residual and
    scales the bind pose by the instance's size (1.08-1.10x the one before,
-   0.91x rigid DQS); LBS mixed with rigid DQS a kernel with both blends but not the
+   0.91x rigid DQS); all DQS with residuals that are upper triangular (what the
+   default Gram-Schmidt split gives, unless a joint is degenerate), uniform ones
+   among them, one that blends six entries of S instead of nine (1.10-1.12x the
+   residual kernel); LBS mixed with rigid DQS a kernel with both blends but not the
    residual's, which takes the range's instances through the slot's instance list
    (LBS ones first) so that its workgroups run one blend each; anything else with
    the residual the general kernel, which reads each instance's word. So a
@@ -1251,7 +1255,7 @@ static int gpuskin__rotation_polar(const double *b, double amax, double *r)
 static void gpuskin__split(const gpuskin_mat4 *m, gpuskin_split_method method, gpuskin_split *out)
 {
     double a[9], b[9], r[9], s[9], q[4], amax = 0.0, dev = 0.0;
-    int c, row, k, found;
+    int c, row, k, found, gram_schmidt = 0;
     gpuskin_quat rq;
     gpuskin_vec3 t;
     for (c = 0; c < 3; ++c)
@@ -1266,9 +1270,9 @@ static void gpuskin__split(const gpuskin_mat4 *m, gpuskin_split_method method, g
         for (row = 0; row < 3; ++row) b[row] = -b[row];
     found = amax > 0.0;
     if (found && method == GPUSKIN_SPLIT_POLAR) found = gpuskin__rotation_polar(b, amax, r);
-    if (found && method == GPUSKIN_SPLIT_GRAM_SCHMIDT) found = gpuskin__rotation_gram_schmidt(b, amax, r);
+    if (found && method == GPUSKIN_SPLIT_GRAM_SCHMIDT) found = gram_schmidt = gpuskin__rotation_gram_schmidt(b, amax, r);
     if (!found && method == GPUSKIN_SPLIT_POLAR && amax > 0.0) /* near-singular: R from the two columns left */
-        found = gpuskin__rotation_gram_schmidt(b, amax, r);
+        found = gram_schmidt = gpuskin__rotation_gram_schmidt(b, amax, r);
     out->degenerate = !found;
     if (!found) { /* a collapsed axis: no rotation to speak of, S takes the whole 3x3 */
         memset(r, 0, sizeof r);
@@ -1280,6 +1284,10 @@ static void gpuskin__split(const gpuskin_mat4 *m, gpuskin_split_method method, g
         s[c * 3 + 1] = r[3] * ac[0] + r[4] * ac[1] + r[5] * ac[2];
         s[c * 3 + 2] = r[6] * ac[0] + r[7] * ac[1] + r[8] * ac[2];
     }
+    /* From Gram-Schmidt, S is upper triangular: r1 and r2 are orthogonal to +-a0,
+       r2 to a1. The dot products give ~1e-17 there; exact zeros let the GPU
+       blend six entries instead of nine (and equal the fast packer's). */
+    if (gram_schmidt) s[1] = s[2] = s[5] = 0.0;
     for (k = 0; k < 9; ++k) dev = gpuskin__max_d(dev, fabs(s[k] - (k % 4 == 0 ? 1.0 : 0.0)));
     out->rigid = dev <= (double)GPUSKIN_RIGID_TOLERANCE;
     if (out->rigid) {
@@ -5304,13 +5312,15 @@ GPUSKIN__VK_STATIC_ASSERT(sizeof(gpuskin__vk_draw_push) == 104 && sizeof(gpuskin
 #define GPUSKIN__VK_KERNEL_DQS_RESIDUAL 4u /* every instance DQS with the residual */
 #define GPUSKIN__VK_KERNEL_DQS_UNIFORM 5u /* every instance DQS with a uniform-scale residual */
 #define GPUSKIN__VK_KERNEL_DQS_SIZED 6u   /* every instance DQS, rigid or one uniform scale for all its joints */
-#define GPUSKIN__VK_KERNEL_KINDS 7u
+#define GPUSKIN__VK_KERNEL_DQS_TRIANGULAR 7u /* every instance DQS with a residual that is upper triangular */
+#define GPUSKIN__VK_KERNEL_KINDS 8u
 /* gpuskin_crowd's per-instance record of what its method word says. */
 #define GPUSKIN__VK_KIND_LBS 0u
 #define GPUSKIN__VK_KIND_DQS_RIGID 1u
 #define GPUSKIN__VK_KIND_DQS_RESIDUAL 2u
 #define GPUSKIN__VK_KIND_DQS_UNIFORM 3u
 #define GPUSKIN__VK_KIND_DQS_SIZED 4u     /* uniform, and the same s for every joint */
+#define GPUSKIN__VK_KIND_DQS_TRIANGULAR 5u /* residual, every S upper triangular (Gram-Schmidt) */
 /* A dispatch of at least this many vertex-instances takes 16 instances an
    invocation when its kernel is specialised (measured on an H200: BENCHMARKS.md). */
 #define GPUSKIN__VK_MANY_PER_INVOCATION_FROM (1ull << 23)
@@ -5682,7 +5692,7 @@ static gpuskin_result gpuskin__vk_create_layouts(gpuskin_context *ctx)
 }
 
 /* Every specialisation of skin.comp, made once here so that recording never
-   compiles: 2 influence-set counts x 7 kernels x 4, 8 or 16 instances an
+   compiles: 2 influence-set counts x 8 kernels x 4, 8 or 16 instances an
    invocation. */
 #define GPUSKIN__VK_COMPUTE_PIPELINES (2u * GPUSKIN__VK_KERNEL_KINDS * GPUSKIN__VK_PER_INVOCATION_COUNTS)
 
@@ -6099,6 +6109,29 @@ static int gpuskin__vk_one_size(const float *residual, uint32_t joint_count)
     return 1;
 }
 
+/* Whether every joint's S has zeros below its diagonal (rows 1 and 2 start with
+   them), as the Gram-Schmidt split writes for all but a degenerate matrix. */
+static int gpuskin__vk_triangular(const float *residual, uint32_t joint_count)
+{
+    uint32_t j;
+    for (j = 0; j < joint_count; ++j) {
+        const float *r = residual + (size_t)j * GPUSKIN_RESIDUAL_FLOATS_PER_JOINT;
+        if (r[4] != 0.0f || r[8] != 0.0f || r[9] != 0.0f) return 0;
+    }
+    return 1;
+}
+
+/* The GPUSKIN__VK_KIND_* of an instance, from its word and (for DQS with the
+   residual bit) its residual rows. */
+static unsigned char gpuskin__vk_kind(uint32_t word, const float *residual, uint32_t joint_count)
+{
+    if ((word & GPUSKIN_METHOD_ID_MASK) == GPUSKIN_METHOD_LBS) return GPUSKIN__VK_KIND_LBS;
+    if (!(word & GPUSKIN_METHOD_RESIDUAL_BIT)) return GPUSKIN__VK_KIND_DQS_RIGID;
+    if (word & GPUSKIN_METHOD_UNIFORM_BIT)
+        return gpuskin__vk_one_size(residual, joint_count) ? GPUSKIN__VK_KIND_DQS_SIZED : GPUSKIN__VK_KIND_DQS_UNIFORM;
+    return gpuskin__vk_triangular(residual, joint_count) ? GPUSKIN__VK_KIND_DQS_TRIANGULAR : GPUSKIN__VK_KIND_DQS_RESIDUAL;
+}
+
 static void gpuskin__vk_write_order(gpuskin_crowd *crowd, uint32_t frame)
 {
     const unsigned char *kinds = crowd->kinds + (size_t)frame * crowd->capacity;
@@ -6162,12 +6195,7 @@ GPUSKIN_API gpuskin_result gpuskin_crowd_upload(gpuskin_crowd *crowd, const gpus
         }
         if (r != GPUSKIN_SUCCESS) break;
         methods[i] = word;
-        kind = (unsigned char)((word & GPUSKIN_METHOD_ID_MASK) == GPUSKIN_METHOD_LBS ? GPUSKIN__VK_KIND_LBS
-                               : (word & GPUSKIN_METHOD_UNIFORM_BIT)
-                                   ? (gpuskin__vk_one_size(crowd->residual_scratch, (uint32_t)J) ? GPUSKIN__VK_KIND_DQS_SIZED
-                                                                                                 : GPUSKIN__VK_KIND_DQS_UNIFORM)
-                               : (word & GPUSKIN_METHOD_RESIDUAL_BIT) ? GPUSKIN__VK_KIND_DQS_RESIDUAL
-                                                                      : GPUSKIN__VK_KIND_DQS_RIGID);
+        kind = gpuskin__vk_kind(word, crowd->residual_scratch, (uint32_t)J);
         relisted |= (kind == GPUSKIN__VK_KIND_LBS) != (kinds[i] == GPUSKIN__VK_KIND_LBS);
         kinds[i] = kind;
         if (desc->out_method_words) desc->out_method_words[i] = word;
@@ -6240,7 +6268,8 @@ GPUSKIN_API gpuskin_result gpuskin_cmd_skin(gpuskin_crowd *crowd, VkCommandBuffe
     if (!(desc->kernel_flags & GPUSKIN_KERNEL_ANY_METHOD)) {
         const uint32_t lbs = 1u << GPUSKIN__VK_KIND_LBS, rigid = 1u << GPUSKIN__VK_KIND_DQS_RIGID,
                        sized = 1u << GPUSKIN__VK_KIND_DQS_SIZED, uniform = sized | (1u << GPUSKIN__VK_KIND_DQS_UNIFORM),
-                       residual = uniform | (1u << GPUSKIN__VK_KIND_DQS_RESIDUAL);
+                       triangular = uniform | (1u << GPUSKIN__VK_KIND_DQS_TRIANGULAR),
+                       residual = triangular | (1u << GPUSKIN__VK_KIND_DQS_RESIDUAL);
         kinds = crowd->kinds + (size_t)desc->frame * crowd->capacity + desc->first_instance;
         seen = 1u << kinds[0];
         for (i = 1; i < desc->instance_count && !((seen & lbs) && (seen & residual)); ++i) seen |= 1u << kinds[i];
@@ -6248,6 +6277,7 @@ GPUSKIN_API gpuskin_result gpuskin_cmd_skin(gpuskin_crowd *crowd, VkCommandBuffe
         if (seen == rigid) kernel = GPUSKIN__VK_KERNEL_DQS_RIGID;
         if (seen == (lbs | rigid)) kernel = GPUSKIN__VK_KERNEL_LBS_DQS;
         if ((seen & residual) && !(seen & ~residual)) kernel = GPUSKIN__VK_KERNEL_DQS_RESIDUAL;
+        if ((seen & triangular) && !(seen & ~triangular)) kernel = GPUSKIN__VK_KERNEL_DQS_TRIANGULAR;
         if ((seen & uniform) && !(seen & ~uniform)) kernel = GPUSKIN__VK_KERNEL_DQS_UNIFORM;
         /* kernel 6 reads each instance's word, so rigid instances (a size of 1) may join */
         if ((seen & sized) && !(seen & ~(sized | rigid))) kernel = GPUSKIN__VK_KERNEL_DQS_SIZED;

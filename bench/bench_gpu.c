@@ -15,8 +15,8 @@
       dispatch of that size reaches with nothing computed;
    2. compute skinning (gpuskin_cmd_skin) of a synthetic 50,000-vertex 64-joint mesh
       and of CesiumMan, 1 / 64 / 1,024 / 16,384 instances, LBS / DQS (rigid) / DQS
-      with residual / DQS scaled uniformly (one size an instance; a size a
-      joint) / mixed: vertex-instances
+      with residual (Gram-Schmidt and polar splits) / DQS scaled uniformly (one
+      size an instance; a size a joint) / mixed: vertex-instances
       per second and output bytes per second as a fraction of the ceiling;
    3. the crowd draw, offscreen 1920x1080: CesiumMan x 64 / 1,024 / 16,384 through
       the skinning vertex shader, through the unskinned (posed_vertices) path, and
@@ -802,8 +802,13 @@ static void mesh_upload(mesh *m)
 
 /* ---- palettes of a crowd ----------------------------------------------------- */
 
-enum { M_LBS, M_DQS, M_DQS_RESIDUAL, M_DQS_UNIFORM, M_DQS_JOINT_SIZES, M_MIXED, M_COUNT };
-static const char *method_name[M_COUNT] = {"LBS", "DQS", "DQS+residual", "DQS uniform", "DQS uni/joint", "mixed"};
+enum { M_LBS, M_DQS, M_DQS_RESIDUAL, M_DQS_RESIDUAL_POLAR, M_DQS_UNIFORM, M_DQS_JOINT_SIZES, M_MIXED, M_COUNT };
+static const char *method_name[M_COUNT] = {"LBS",         "DQS",           "DQS+residual", "DQS+res polar",
+                                           "DQS uniform", "DQS uni/joint", "mixed"};
+/* The split each crowd's DQS instances are packed with: the default
+   Gram-Schmidt one gives upper-triangular residuals (their own kernel), the polar
+   one symmetric residuals (the kernel that blends all nine entries). */
+#define CROWD_SPLIT(kind) ((kind) == M_DQS_RESIDUAL_POLAR ? GPUSKIN_SPLIT_POLAR : GPUSKIN_SPLIT_GRAM_SCHMIDT)
 /* A mixed crowd alternates LBS and rigid DQS in runs of this many instances
    (--mixed-run; 1: every other instance). */
 static uint32_t mixed_run = 1;
@@ -894,7 +899,12 @@ static void crowd_make(crowd *cw, const mesh *m, uint32_t n, int kind)
     cw->pal = (gpuskin_mat4 *)xmalloc((size_t)n * m->joints * sizeof(gpuskin_mat4));
     cw->methods = (uint8_t *)xmalloc(n);
     cw->words = (uint32_t *)xmalloc((size_t)n * 4);
-    make_palettes(m, n, kind == M_DQS_RESIDUAL ? 1 : kind == M_DQS_UNIFORM ? 2 : kind == M_DQS_JOINT_SIZES ? 3 : 0, cw->pal);
+    make_palettes(m, n,
+                  kind == M_DQS_RESIDUAL || kind == M_DQS_RESIDUAL_POLAR ? 1
+                  : kind == M_DQS_UNIFORM                                ? 2
+                  : kind == M_DQS_JOINT_SIZES                            ? 3
+                                                                         : 0,
+                  cw->pal);
     for (i = 0; i < n; ++i)
         cw->methods[i] = (uint8_t)(kind == M_LBS ? GPUSKIN_METHOD_LBS : kind == M_MIXED ? ((i / mixed_run) % 2 ? GPUSKIN_METHOD_DQS : GPUSKIN_METHOD_LBS)
                                                                                         : GPUSKIN_METHOD_DQS);
@@ -910,6 +920,7 @@ static void crowd_make(crowd *cw, const mesh *m, uint32_t n, int kind)
         up.instance_count = n;
         up.palettes = cw->pal;
         up.methods = cw->methods;
+        up.split = CROWD_SPLIT(kind);
         up.out_method_words = cw->words;
         GSCHECK(gpuskin_crowd_upload(cw->c, &up));
         cw->upload_s = now_s() - t0;
@@ -946,7 +957,7 @@ static void oracle_instance(const mesh *m, const crowd *cw, uint32_t i, float *o
     memset(&d, 0, sizeof d);
     if (cw->methods[i] == GPUSKIN_METHOD_DQS)
     {
-        GSCHECK(gpuskin_pack_dq_fast(cw->pal + (size_t)i * J, J, GPUSKIN_SPLIT_GRAM_SCHMIDT, dq, res, &word));
+        GSCHECK(gpuskin_pack_dq_fast(cw->pal + (size_t)i * J, J, CROWD_SPLIT(cw->kind), dq, res, &word));
         GSCHECK(gpuskin_dq_uniform_scale(res, J, &word)); /* as gpuskin_crowd_upload does */
     } else
         GSCHECK(gpuskin_pack_lbs(cw->pal + (size_t)i * J, J, lbs));
@@ -1048,7 +1059,8 @@ static void bench_compute_mesh(mesh *m, const uint32_t *counts, int ncounts)
             int var;
             char what[160], variant[96], label[32];
             if (cap > max_alloc) cap = max_alloc;
-            if (kind == M_DQS_RESIDUAL && m->clip) continue; /* a file's clip has no scale: no residual to show */
+            if ((kind == M_DQS_RESIDUAL || kind == M_DQS_RESIDUAL_POLAR) && m->clip)
+                continue; /* a file's clip has no scale: no residual to show */
             crowd_make(&cw, m, n, kind);
             for (i = 0; i < n; ++i) has_residual |= cw.words[i] & GPUSKIN_METHOD_RESIDUAL_BIT;
             for (i = 0; i < n; ++i) uniform += (cw.words[i] & GPUSKIN_METHOD_UNIFORM_BIT) != 0;
@@ -1100,7 +1112,7 @@ static void bench_compute_mesh(mesh *m, const uint32_t *counts, int ncounts)
                     snprintf(what, sizeof what, "%s: DQS palettes are rigid (no residual bit)", variant);
                     check(!has_residual || m->clip, what);
                 }
-                if (kind == M_DQS_RESIDUAL) {
+                if (kind == M_DQS_RESIDUAL || kind == M_DQS_RESIDUAL_POLAR) {
                     snprintf(what, sizeof what, "%s: scaled palettes carry the residual bit", variant);
                     check(has_residual != 0 && uniform == 0, what);
                 }

@@ -74,13 +74,14 @@ int main(void)
     VkPipelineLayoutCreateInfo lci;
     VkPipelineLayout layout;
     uint32_t sets, kernel, per;
-    static const char *const kernel_name[7] = {"general",
+    static const char *const kernel_name[8] = {"general",
                                                "LBS only",
                                                "rigid DQS only",
                                                "LBS or rigid DQS",
                                                "DQS with residual only",
                                                "DQS with uniform scale only",
-                                               "DQS rigid or one size an instance"};
+                                               "DQS rigid or one size an instance",
+                                               "DQS with triangular residual only"};
 
     memset(&fexe, 0, sizeof fexe);
     fexe.sType = VK_STRUCTURE_TYPE_PHYSICAL_DEVICE_PIPELINE_EXECUTABLE_PROPERTIES_FEATURES_KHR;
@@ -123,7 +124,7 @@ int main(void)
         return 1;
     }
     for (sets = 1; sets <= 2; ++sets)
-        for (kernel = 0; kernel < 7; ++kernel)
+        for (kernel = 0; kernel < 8; ++kernel)
             for (per = 4; per <= 16; per *= 2) {
                 /* constant_id 0: gpuskin_SETS, 1: gpuskin_ONLY_METHOD, 2: gpuskin_INSTANCES_PER_INVOCATION */
                 const uint32_t values[3] = {sets, kernel, per};

@@ -299,6 +299,63 @@ gpuskin_DqBlend gpuskin_blend_dq_parts(gpuskin_Palettes p, uint palette_base, gp
 }
 
 // gpuskin_blend_dq_parts with the residual, for an instance whose every S is
+// upper triangular (the Gram-Schmidt split's; the uniform ones too): six entries
+// blended instead of nine, and the zeros below the diagonal left for the
+// compiler to fold out of S p and of the cofactors (on an H200 the kernel that
+// uses it ran 1.12x the nine-entry one, with 56 registers instead of 64 and a
+// spill; BENCHMARKS.md). Its loop repeats gpuskin_blend_dq_parts's, as
+// gpuskin_blend_dq_uniform's does, and for the same reason.
+gpuskin_DqBlend gpuskin_blend_dq_triangular(gpuskin_Palettes p, uint palette_base, gpuskin_Influences inf)
+{
+    gpuskin_DqBlend b;
+    b.s0 = vec3(1.0, 0.0, 0.0);
+    b.s1 = vec3(0.0, 1.0, 0.0);
+    b.s2 = vec3(0.0, 0.0, 1.0);
+    if (inf.pivot_joint == gpuskin_NO_PIVOT) {
+        b.real = vec4(0.0, 0.0, 0.0, 1.0);
+        b.t = vec3(0.0);
+        return b;
+    }
+
+    vec4 pr = p.dq.v[(palette_base + inf.pivot_joint) * 2u];
+    vec4 real = vec4(0.0), du = vec4(0.0);
+    vec3 s0 = vec3(0.0);
+    vec2 s1 = vec2(0.0);
+    float s2 = 0.0;
+    for (int i = 0; i < gpuskin_K; ++i) {
+        if (gpuskin_weighted(inf, i)) {
+            float wi = inf.weight[i];
+            uint j = palette_base + gpuskin_joint(inf, i);
+            vec4 ri = p.dq.v[j * 2u];
+            vec4 di = p.dq.v[j * 2u + 1u];
+            float sgn = dot(pr, ri) < 0.0 ? -1.0 : 1.0;
+            real += ri * (wi * sgn);
+            du += di * (wi * sgn);
+            s0 += p.residual.v[j * 3u + 0u].xyz * wi;
+            s1 += p.residual.v[j * 3u + 1u].yz * wi;
+            s2 += p.residual.v[j * 3u + 2u].z * wi;
+        }
+    }
+
+    float len_sq = dot(real, real);
+    if (len_sq < 1e-12) {
+        real = vec4(0.0, 0.0, 0.0, 1.0);
+        du = vec4(0.0);
+    } else {
+        float inv = 1.0 / sqrt(len_sq);
+        real *= inv;
+        du *= inv;
+        du -= dot(real, du) * real;
+    }
+    b.s0 = s0;
+    b.s1 = vec3(0.0, s1);
+    b.s2 = vec3(0.0, 0.0, s2);
+    b.real = real;
+    b.t = 2.0 * (real.w * du.xyz - du.w * real.xyz + cross(real.xyz, du.xyz));
+    return b;
+}
+
+// gpuskin_blend_dq_parts with the residual, for an instance whose every S is
 // s*I (gpuskin_METHOD_UNIFORM_BIT): the blend of S is then the blend of s, one
 // scalar a joint (row 0's x) instead of three rows. The same sums as the rows'
 // diagonal, so S comes out as gpuskin_blend_dq_parts would give it. Its loop and

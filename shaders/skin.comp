@@ -19,11 +19,13 @@ layout(constant_id = 0) const uint gpuskin_SETS = 2u;
 // residual only; 5 = DQS with a uniform-scale residual only (one scalar a joint);
 // 6 = DQS, each instance rigid or with one size s for all its joints (S = s I for
 // every joint, so the blend of S is s itself: the kernel blends as 2 does and
-// scales the bind pose by s, read once an instance).
-// gpuskin_cmd_skin picks 1, 2, 4, 5 or 6 when every instance of the dispatch has that
-// method (4 also for residuals of every kind, 5 for uniform ones of both kinds),
+// scales the bind pose by s, read once an instance); 7 = DQS whose every S is
+// upper triangular (six entries blended instead of nine).
+// gpuskin_cmd_skin picks 1, 2, 4, 5, 6 or 7 when every instance of the dispatch has that
+// method (4 also for residuals of every kind, 5 for uniform ones of both kinds,
+// 7 for triangular and uniform ones),
 // 3 when they mix LBS and rigid DQS: without the code a dispatch does not
-// need the kernel needs fewer registers, and 1 to 5 need no method words
+// need the kernel needs fewer registers, and 1 to 5 and 7 need no method words
 // (on an H200, 2026-12-04, the LBS kernel ran ~23 % faster than the general one
 // on an all-LBS crowd, the rigid DQS one ~46 %, the residual one ~19 %; and 3 on
 // a crowd alternating LBS and rigid DQS ~2.5 % faster through the list than
@@ -377,6 +379,13 @@ void main()
                 gpuskin_put_dq(gpuskin_blend_dq_parts(pal, instance * pal.joint_count, inf, blend == 4u), blend == 4u,
                                (out_row * vertex_count + v) * stride, bp, bn, bt, normals, tangents, pairs, pair_phase,
                                out2, out4);
+            }
+        } else if (blend == 7u) {
+            for (uint k = 0u; k < rows; ++k) {
+                uint instance = pc.first_instance + row0 + k;
+                gpuskin_put_dq(gpuskin_blend_dq_triangular(pal, instance * pal.joint_count, inf), true,
+                               ((row0 + k) * vertex_count + v) * stride, bp, bn, bt, normals, tangents, pairs,
+                               pair_phase, out2, out4);
             }
         } else if (blend == 6u) {
             // A weighted vertex's S blends to s (the weights sum to 1), so R (S p)

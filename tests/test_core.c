@@ -1311,6 +1311,9 @@ static void check_split(const dmat4 *M, int kind, gpuskin_split_method sm, int i
         CHECK_NEAR(sp.residual.m[2], 0, 1e-6 * smax);
         CHECK_NEAR(sp.residual.m[5], 0, 1e-6 * smax);
     }
+    /* from Gram-Schmidt, exact zeros there (the GPU's triangular kernel needs them) */
+    if (!sp.degenerate && sm == GPUSKIN_SPLIT_GRAM_SCHMIDT)
+        CHECK(sp.residual.m[1] == 0.0f && sp.residual.m[2] == 0.0f && sp.residual.m[5] == 0.0f);
 }
 
 static void test_split_round_trip(void) {

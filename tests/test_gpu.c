@@ -211,7 +211,7 @@ static gpuskin_mat4 tg_rotate(float ax, float ay, float az, float angle)
 static gpuskin_mat4 tg_mul(gpuskin_mat4 a, gpuskin_mat4 b) { return gpuskin_mat4_mul(&a, &b); }
 
 enum { TG_RIGID = 0, TG_SCALED = 1, TG_TWIST = 2, TG_SOME_SCALED = 3, TG_UNIFORM = 4, TG_SOME_UNIFORM = 5, TG_SIZED = 6,
-       TG_SOME_SIZED = 7 };
+       TG_SOME_SIZED = 7, TG_TRIANGULAR = 8, TG_SOME_TRIANGULAR = 9 };
 
 /* Palette of instance i at time `phase`: a bending chain (angles x `bend`),
    placed on an 8-wide grid 3 units apart and turned about y. Joint j bends
@@ -226,7 +226,10 @@ enum { TG_RIGID = 0, TG_SCALED = 1, TG_TWIST = 2, TG_SOME_SCALED = 3, TG_UNIFORM
    TG_SOME_UNIFORM is TG_UNIFORM for even instances, TG_SCALED for odd ones.
    TG_SIZED gives each instance one size for all its joints, in its placement:
    0.6, 0.8, 1 (rigid), 1.2 or 1.4 by instance. TG_SOME_SIZED is TG_SIZED for
-   even instances, TG_UNIFORM for odd ones. */
+   even instances, TG_UNIFORM for odd ones. TG_TRIANGULAR is TG_SCALED with a
+   scale and shear instead of the degenerate joint, so that the Gram-Schmidt
+   split gives every joint an upper-triangular S; TG_SOME_TRIANGULAR is
+   TG_UNIFORM for even instances, TG_TRIANGULAR for odd ones. */
 static void tg_palette(uint32_t i, uint32_t joint_count, int kind, float phase, float bend, gpuskin_mat4 *out)
 {
     uint32_t j;
@@ -249,20 +252,26 @@ static void tg_palette(uint32_t i, uint32_t joint_count, int kind, float phase, 
                           bend * (0.25f + 0.1f * (float)((i + j) % 5) + 0.3f * sinf(phase + (float)j)));
         global = tg_mul(global, tg_mul(pivot, tg_mul(local, unpivot)));
         out[j] = tg_mul(model, global);
-        if (kind == TG_UNIFORM || (kind == TG_SOME_UNIFORM && i % 2 == 0) || (kind == TG_SOME_SIZED && i % 2 == 1)) {
+        if (kind == TG_UNIFORM || (kind == TG_SOME_UNIFORM && i % 2 == 0) || (kind == TG_SOME_SIZED && i % 2 == 1) ||
+            (kind == TG_SOME_TRIANGULAR && i % 2 == 0)) {
             gpuskin_mat4 s = gpuskin_mat4_identity();
             float su = (0.6f + 0.2f * (float)(i % 5)) * (1.0f + 0.15f * (float)(j % 3));
             s.m[0] = s.m[5] = s.m[10] = su;
             out[j] = tg_mul(out[j], tg_mul(pivot, tg_mul(s, unpivot)));
         }
-        if (kind == TG_SCALED || (kind == TG_SOME_SCALED && i % 4 >= 2) || (kind == TG_SOME_UNIFORM && i % 2 == 1)) {
+        if (kind == TG_SCALED || (kind == TG_SOME_SCALED && i % 4 >= 2) || (kind == TG_SOME_UNIFORM && i % 2 == 1) ||
+            kind == TG_TRIANGULAR || (kind == TG_SOME_TRIANGULAR && i % 2 == 1)) {
             gpuskin_mat4 s = gpuskin_mat4_identity();
+            int triangular = kind == TG_TRIANGULAR || kind == TG_SOME_TRIANGULAR;
             switch ((j + i) % 5) {
             case 0: s.m[0] = 1.3f; s.m[5] = 0.7f; s.m[10] = 1.1f; break; /* non-uniform scale */
             case 1: s.m[4] = 0.35f; s.m[9] = -0.2f; break;                 /* shear */
             case 2: s.m[0] = -1.0f; break;                                  /* mirrored */
-            case 3: s.m[5] = 0.0f; break;                                   /* degenerate */
-            default: break;                                                 /* rigid */
+            case 3:
+                if (triangular) { s.m[5] = 0.5f; s.m[2] = 0.25f; } /* scale and shear */
+                else s.m[5] = 0.0f;                                 /* degenerate */
+                break;
+            default: break; /* rigid */
             }
             out[j] = tg_mul(out[j], tg_mul(pivot, tg_mul(s, unpivot)));
         }
@@ -640,32 +649,39 @@ static void test_compute_dqs_residual(void)
     CHECK_EQ_INT(residual, 5);
 }
 
+/* One crowd through the kernel gpuskin_cmd_skin picks and through the general
+   kernel, each with 4 or 16 instances an invocation or the count chosen; every
+   upload must give the words expected. */
+static void tg_kernel_sweep(tg_case c, const char *what, uint32_t want_residual, uint32_t want_uniform)
+{
+    static const uint32_t per[3] = {0, 4, 16};
+    uint32_t residual = 0, p, any;
+    char name[64];
+    for (p = 0; p < 3; ++p)
+        for (any = 0; any < 2; ++any) {
+            c.per_invocation = per[p];
+            c.kernel_flags = any ? GPUSKIN_KERNEL_ANY_METHOD : 0u;
+            snprintf(name, sizeof name, "%s, %s, per inv %u", what, any ? "any" : "auto", per[p]);
+            tg_compute_case(&c, name, &residual);
+            CHECK_EQ_INT(residual, want_residual);
+            CHECK_EQ_INT(tg_uniform_instances, want_uniform);
+        }
+}
+
 /* Crowds whose DQS instances are scaled uniformly: their own kernel (one scalar
    a joint) when every instance of the range is, the residual kernel when some
    are scaled otherwise, the general kernel beside LBS or when asked. */
 static void test_compute_dqs_uniform(void)
 {
-    static const uint32_t per[3] = {0, 4, 16};
     tg_case c = tg_default_case();
-    uint32_t residual = 0, p, any;
-    char name[64];
+    uint32_t residual = 0;
     c.methods = tg_methods_all_dqs;
     c.kind = TG_UNIFORM;
     c.instances = 9;
     c.sets = 2;
     c.tangents = 1;
     c.output_flags = GPUSKIN_OUTPUT_NORMALS | GPUSKIN_OUTPUT_TANGENTS;
-    for (p = 0; p < 3; ++p)
-        for (any = 0; any < 2; ++any) {
-            c.per_invocation = per[p];
-            c.kernel_flags = any ? GPUSKIN_KERNEL_ANY_METHOD : 0u;
-            snprintf(name, sizeof name, "dqs uniform, %s, per inv %u", any ? "any" : "auto", per[p]);
-            tg_compute_case(&c, name, &residual);
-            CHECK_EQ_INT(residual, 9);
-            CHECK_EQ_INT(tg_uniform_instances, 9);
-        }
-    c.per_invocation = 0;
-    c.kernel_flags = 0;
+    tg_kernel_sweep(c, "dqs uniform", 9, 9);
     c.output_flags = GPUSKIN_OUTPUT_NORMALS;
     c.kind = TG_SOME_UNIFORM;
     tg_compute_case(&c, "dqs uniform + residual", &residual);
@@ -682,17 +698,7 @@ static void test_compute_dqs_uniform(void)
     c.kind = TG_SIZED;
     c.tangents = 1;
     c.output_flags = GPUSKIN_OUTPUT_NORMALS | GPUSKIN_OUTPUT_TANGENTS;
-    for (p = 0; p < 3; ++p)
-        for (any = 0; any < 2; ++any) {
-            c.per_invocation = per[p];
-            c.kernel_flags = any ? GPUSKIN_KERNEL_ANY_METHOD : 0u;
-            snprintf(name, sizeof name, "dqs sized, %s, per inv %u", any ? "any" : "auto", per[p]);
-            tg_compute_case(&c, name, &residual);
-            CHECK_EQ_INT(residual, 7);
-            CHECK_EQ_INT(tg_uniform_instances, 7);
-        }
-    c.per_invocation = 0;
-    c.kernel_flags = 0;
+    tg_kernel_sweep(c, "dqs sized", 7, 7);
     c.output_flags = GPUSKIN_OUTPUT_NORMALS;
     c.first = 2; /* instances 2..8: from a rigid one on */
     c.count = 7;
@@ -708,6 +714,35 @@ static void test_compute_dqs_uniform(void)
     c.kind = TG_SIZED;
     c.methods = tg_methods_mixed;
     tg_compute_case(&c, "lbs + dqs sized", NULL);
+}
+
+/* Crowds whose residuals are upper triangular (the Gram-Schmidt split of
+   anything but a degenerate matrix): their own kernel (six entries of S blended)
+   when every instance of the range is, uniformly scaled ones among them; the
+   residual kernel for the polar split's; the general kernel beside LBS or when
+   asked. */
+static void test_compute_dqs_triangular(void)
+{
+    tg_case c = tg_default_case();
+    uint32_t residual = 0;
+    c.methods = tg_methods_all_dqs;
+    c.kind = TG_TRIANGULAR;
+    c.instances = 5; /* every joint meets every kind of S across instances */
+    c.sets = 2;
+    c.tangents = 1;
+    c.output_flags = GPUSKIN_OUTPUT_NORMALS | GPUSKIN_OUTPUT_TANGENTS;
+    tg_kernel_sweep(c, "dqs triangular", 5, 0);
+    c.split = GPUSKIN_SPLIT_POLAR;
+    tg_compute_case(&c, "dqs triangular, polar split", &residual);
+    CHECK_EQ_INT(residual, 5);
+    c.split = GPUSKIN_SPLIT_GRAM_SCHMIDT;
+    c.kind = TG_SOME_TRIANGULAR;
+    c.instances = 9;
+    tg_compute_case(&c, "dqs triangular + uniform", &residual);
+    CHECK_EQ_INT(residual, 9);
+    CHECK_EQ_INT(tg_uniform_instances, 5);
+    c.methods = tg_methods_mixed;
+    tg_compute_case(&c, "lbs + dqs triangular + uniform", NULL);
 }
 
 static void test_compute_mixed_crowd(void)
@@ -2035,6 +2070,7 @@ int main(int argc, char **argv)
     RUN_TEST(test_compute_dqs_rigid);
     RUN_TEST(test_compute_dqs_residual);
     RUN_TEST(test_compute_dqs_uniform);
+    RUN_TEST(test_compute_dqs_triangular);
     RUN_TEST(test_compute_mixed_crowd);
     RUN_TEST(test_compute_three_kinds);
     RUN_TEST(test_compute_stale_recording);
