@@ -6096,9 +6096,6 @@ GPUSKIN_API gpuskin_result gpuskin_crowd_create(gpuskin_context *ctx, const gpus
     return GPUSKIN_SUCCESS;
 }
 
-/* The slot's instance list: its LBS instances, then its DQS ones (rigid or not),
-   each in instance order. So the LBS instances of any range [a, b) sit together
-   in the list, and so do its DQS ones: gpuskin__vk_list_rows finds where. */
 /* After gpuskin_dq_uniform_scale set the uniform bit: whether every joint has the
    first joint's s, which that function writes exactly when they agree. */
 static int gpuskin__vk_one_size(const float *residual, uint32_t joint_count)
@@ -6132,6 +6129,9 @@ static unsigned char gpuskin__vk_kind(uint32_t word, const float *residual, uint
     return gpuskin__vk_triangular(residual, joint_count) ? GPUSKIN__VK_KIND_DQS_TRIANGULAR : GPUSKIN__VK_KIND_DQS_RESIDUAL;
 }
 
+/* The slot's instance list: its LBS instances, then its DQS ones (rigid or not),
+   each in instance order. So the LBS instances of any range [a, b) sit together
+   in the list, and so do its DQS ones: gpuskin__vk_list_rows finds where. */
 static void gpuskin__vk_write_order(gpuskin_crowd *crowd, uint32_t frame)
 {
     const unsigned char *kinds = crowd->kinds + (size_t)frame * crowd->capacity;
