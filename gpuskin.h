@@ -1382,6 +1382,7 @@ GPUSKIN_API gpuskin_result gpuskin_dq_uniform_scale(float *residual, uint32_t jo
     if (!gpuskin__method_word_valid(*method_word)) return GPUSKIN_ERROR_INVALID_METHOD;
     if ((*method_word & (GPUSKIN_METHOD_RESIDUAL_BIT | GPUSKIN_METHOD_UNIFORM_BIT)) != GPUSKIN_METHOD_RESIDUAL_BIT)
         return GPUSKIN_SUCCESS; /* rigid (nothing to blend) or already uniform */
+    first = (residual[0] + residual[5] + residual[10]) / 3.0f;
     for (j = 0; j < joint_count; ++j) {
         const float *r = residual + (size_t)j * 12u;
         float s = (r[0] + r[5] + r[10]) / 3.0f, bar = GPUSKIN_UNIFORM_TOLERANCE * s;
@@ -1391,11 +1392,7 @@ GPUSKIN_API gpuskin_result gpuskin_dq_uniform_scale(float *residual, uint32_t jo
             float want = (k % 4u == 3u) ? r[k] : (k / 4u == k % 4u) ? s : 0.0f;
             if (!(fabsf(r[k] - want) <= bar)) return GPUSKIN_SUCCESS;
         }
-    }
-    first = (residual[0] + residual[5] + residual[10]) / 3.0f;
-    for (j = 1; j < joint_count && one; ++j) {
-        const float *r = residual + (size_t)j * 12u;
-        one = fabsf((r[0] + r[5] + r[10]) / 3.0f - first) <= GPUSKIN_UNIFORM_TOLERANCE * first;
+        one = one && fabsf(s - first) <= GPUSKIN_UNIFORM_TOLERANCE * first;
     }
     for (j = 0; j < joint_count; ++j) {
         float *r = residual + (size_t)j * 12u, s = one ? first : (r[0] + r[5] + r[10]) / 3.0f;

@@ -21,11 +21,12 @@ layout(constant_id = 0) const uint gpuskin_SETS = 2u;
 // every joint, so the blend of S is s itself: the kernel blends as 2 does and
 // scales the bind pose by s, read once an instance); 7 = DQS whose every S is
 // upper triangular (six entries blended instead of nine).
-// gpuskin_cmd_skin picks 1, 2, 4, 5, 6 or 7 when every instance of the dispatch has that
-// method (4 also for residuals of every kind, 5 for uniform ones of both kinds,
-// 7 for triangular and uniform ones),
-// 3 when they mix LBS and rigid DQS: without the code a dispatch does not
-// need the kernel needs fewer registers, and 1 to 5 and 7 need no method words
+// gpuskin_cmd_skin picks 1, 2, 4, 5, 6 or 7 when every instance of the dispatch
+// has that method (4 also for residuals of every kind, 5 for uniform ones of both
+// kinds, 6 for one-size ones with rigid ones among them, 7 for triangular and
+// uniform ones), 3 when they mix LBS and rigid DQS: without the code a dispatch
+// does not need the kernel needs fewer registers, and all but 0 and 6 need no
+// method words
 // (on an H200, 2026-12-04, the LBS kernel ran ~23 % faster than the general one
 // on an all-LBS crowd, the rigid DQS one ~46 %, the residual one ~19 %; and 3 on
 // a crowd alternating LBS and rigid DQS ~2.5 % faster through the list than
