@@ -100,7 +100,7 @@ const uint gpuskin_STREAM_TANGENTS = 2u;
 const float gpuskin_MIN_WEIGHT = 1.17549435e-38;  // FLT_MIN
 
 // ---- Influences -----------------------------------------------------------
-// k = 4 * sets influences, in set order. Fixed-size arrays indexed by loops of
+// k = 4 * sets influences, in set order (but see gpuskin_PIVOT_FIRST). Fixed-size arrays indexed by loops of
 // constant bounds, so the compiler unrolls them into registers. Everything that
 // depends on the vertex alone (the renormalised weights, which weights count, the
 // DQS pivot) is worked out here once, for all the instances a compute invocation
@@ -133,6 +133,17 @@ bool gpuskin_weighted(gpuskin_Influences inf, int i)
 // constant (skin.comp is specialised per mesh), so this is one too.
 const int gpuskin_K = 4 * int(GPUSKIN_GLSL_MAX_SETS);
 
+// GPUSKIN_GLSL_PIVOT_FIRST, a constant expression a includer may define before
+// the include (skin.comp does; false if not): gpuskin_fetch_influences then moves
+// the DQS pivot's influence into slot 0, and the DQS blends take the pivot's
+// quaternion from that slot's load instead of loading it once more. The weights
+// and joints are the same, summed in another order, so the results differ from
+// the oracle's by rounding only.
+#ifndef GPUSKIN_GLSL_PIVOT_FIRST
+#define GPUSKIN_GLSL_PIVOT_FIRST false
+#endif
+const bool gpuskin_PIVOT_FIRST = GPUSKIN_GLSL_PIVOT_FIRST;
+
 gpuskin_Influences gpuskin_fetch_influences(gpuskin_Frame f, uint vertex)
 {
     gpuskin_Influences inf;
@@ -162,6 +173,7 @@ gpuskin_Influences gpuskin_fetch_influences(gpuskin_Frame f, uint vertex)
     inf.nonzero = 0u;
     inf.pivot_joint = gpuskin_NO_PIVOT;
     float best = 0.0;
+    int pivot_slot = 0;
     for (int i = 0; i < gpuskin_K; ++i) {
         inf.weight[i] = raw[i] * norm;
         if (raw[i] != 0.0) inf.nonzero |= 1u << uint(i);
@@ -170,7 +182,23 @@ gpuskin_Influences gpuskin_fetch_influences(gpuskin_Frame f, uint vertex)
         if (raw[i] > best) {
             best = raw[i];
             inf.pivot_joint = gpuskin_joint(inf, i);
+            pivot_slot = i;
         }
+    }
+    // gpuskin_PIVOT_FIRST: the pivot's influence trades places with slot 0's
+    // (weight, joint and whether it counts; weight[pivot_slot] is best * norm).
+    if (gpuskin_PIVOT_FIRST && pivot_slot > 0) {
+        uint shift = uint(pivot_slot & 1) * 16u;
+        uint j0 = inf.joint_pairs[0] & 0xFFFFu;
+        float w0 = inf.weight[0];
+        for (int i = 1; i < gpuskin_K; ++i)
+            inf.weight[i] = i == pivot_slot ? w0 : inf.weight[i];
+        for (int k = 0; k < gpuskin_K / 2; ++k)
+            if (k == (pivot_slot >> 1))
+                inf.joint_pairs[k] = (inf.joint_pairs[k] & ~(0xFFFFu << shift)) | (j0 << shift);
+        inf.weight[0] = best * norm;
+        inf.joint_pairs[0] = (inf.joint_pairs[0] & 0xFFFF0000u) | inf.pivot_joint;
+        inf.nonzero = (inf.nonzero & ~(1u << uint(pivot_slot))) | ((inf.nonzero & 1u) << uint(pivot_slot)) | 1u;
     }
     return inf;
 }
@@ -258,15 +286,17 @@ gpuskin_DqBlend gpuskin_blend_dq_parts(gpuskin_Palettes p, uint palette_base, gp
         return b;
     }
 
-    vec4 pr = p.dq.v[(palette_base + inf.pivot_joint) * 2u];
+    vec4 pr = vec4(0.0);
+    if (!gpuskin_PIVOT_FIRST) pr = p.dq.v[(palette_base + inf.pivot_joint) * 2u];
     vec4 real = vec4(0.0), du = vec4(0.0);
     vec3 s0 = vec3(0.0), s1 = vec3(0.0), s2 = vec3(0.0);
     for (int i = 0; i < gpuskin_K; ++i) {
-        if (gpuskin_weighted(inf, i)) {
+        if ((gpuskin_PIVOT_FIRST && i == 0) || gpuskin_weighted(inf, i)) {
             float wi = inf.weight[i];
             uint j = palette_base + gpuskin_joint(inf, i);
             vec4 ri = p.dq.v[j * 2u];
             vec4 di = p.dq.v[j * 2u + 1u];
+            if (gpuskin_PIVOT_FIRST && i == 0) pr = ri;
             float sgn = dot(pr, ri) < 0.0 ? -1.0 : 1.0;
             real += ri * (wi * sgn);
             du += di * (wi * sgn);
@@ -317,17 +347,19 @@ gpuskin_DqBlend gpuskin_blend_dq_triangular(gpuskin_Palettes p, uint palette_bas
         return b;
     }
 
-    vec4 pr = p.dq.v[(palette_base + inf.pivot_joint) * 2u];
+    vec4 pr = vec4(0.0);
+    if (!gpuskin_PIVOT_FIRST) pr = p.dq.v[(palette_base + inf.pivot_joint) * 2u];
     vec4 real = vec4(0.0), du = vec4(0.0);
     vec3 s0 = vec3(0.0);
     vec2 s1 = vec2(0.0);
     float s2 = 0.0;
     for (int i = 0; i < gpuskin_K; ++i) {
-        if (gpuskin_weighted(inf, i)) {
+        if ((gpuskin_PIVOT_FIRST && i == 0) || gpuskin_weighted(inf, i)) {
             float wi = inf.weight[i];
             uint j = palette_base + gpuskin_joint(inf, i);
             vec4 ri = p.dq.v[j * 2u];
             vec4 di = p.dq.v[j * 2u + 1u];
+            if (gpuskin_PIVOT_FIRST && i == 0) pr = ri;
             float sgn = dot(pr, ri) < 0.0 ? -1.0 : 1.0;
             real += ri * (wi * sgn);
             du += di * (wi * sgn);
@@ -369,15 +401,17 @@ gpuskin_DqBlend gpuskin_blend_dq_uniform(gpuskin_Palettes p, uint palette_base, 
     b.real = vec4(0.0, 0.0, 0.0, 1.0);
     b.t = vec3(0.0);
     if (inf.pivot_joint != gpuskin_NO_PIVOT) {
-        vec4 pr = p.dq.v[(palette_base + inf.pivot_joint) * 2u];
+        vec4 pr = vec4(0.0);
+        if (!gpuskin_PIVOT_FIRST) pr = p.dq.v[(palette_base + inf.pivot_joint) * 2u];
         vec4 real = vec4(0.0), du = vec4(0.0);
         s = 0.0;
         for (int i = 0; i < gpuskin_K; ++i) {
-            if (gpuskin_weighted(inf, i)) {
+            if ((gpuskin_PIVOT_FIRST && i == 0) || gpuskin_weighted(inf, i)) {
                 float wi = inf.weight[i];
                 uint j = palette_base + gpuskin_joint(inf, i);
                 vec4 ri = p.dq.v[j * 2u];
                 vec4 di = p.dq.v[j * 2u + 1u];
+                if (gpuskin_PIVOT_FIRST && i == 0) pr = ri;
                 float sgn = dot(pr, ri) < 0.0 ? -1.0 : 1.0;
                 real += ri * (wi * sgn);
                 du += di * (wi * sgn);

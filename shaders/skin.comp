@@ -11,7 +11,6 @@
 // 4-influence mesh runs loops of 4 the compiler can unroll, not 8.
 layout(constant_id = 0) const uint gpuskin_SETS = 2u;
 #define GPUSKIN_GLSL_MAX_SETS gpuskin_SETS
-#include "gpuskin_skin.glsl"
 
 // Which blend the kernel contains: 0 = both, with the residual, chosen per
 // instance by its method word; 1 = LBS only; 2 = rigid DQS only; 3 = LBS or rigid
@@ -32,6 +31,16 @@ layout(constant_id = 0) const uint gpuskin_SETS = 2u;
 // a crowd alternating LBS and rigid DQS ~2.5 % faster through the list than
 // choosing per instance; BENCHMARKS.md).
 layout(constant_id = 1) const uint gpuskin_ONLY_METHOD = 0u;
+// Every kernel that blends dual quaternions takes the pivot's quaternion from
+// the first influence's load, the pivot's influence moved into slot 0 once a
+// vertex (gpuskin_PIVOT_FIRST): one palette load of nine fewer a record for rigid
+// DQS. On an H200 (2026-12-04) the rigid DQS kernel ran ~9 % faster, the residual
+// ones 11-15 %, mixed crowds ~5 %; the LBS-only kernel, which has no pivot, keeps
+// its order (with the move it ran ~6 % faster on the synthetic mesh but ~3 %
+// slower on CesiumMan). BENCHMARKS.md.
+#define GPUSKIN_GLSL_PIVOT_FIRST (gpuskin_ONLY_METHOD != 1u)
+#include "gpuskin_skin.glsl"
+
 // Instances one invocation skins in turn (4, 8 or 16): a vertex's joints, weights
 // and bind pose are fetched once for all of them. More is faster on big dispatches
 // and slower on small ones, which then have too few invocations to fill the GPU.

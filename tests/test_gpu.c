@@ -68,7 +68,9 @@ static gpuskin_context *ctx;
    weighted between its two nearest joints with raw weights summing to about
    0.9 (the shader renormalises), every third vertex gets a small third
    influence, and slot 2 holds a garbage joint (0xFFFF) behind a zero weight
-   (every fifth vertex: a denormal weight, which counts as zero).
+   (every fifth vertex: a denormal weight, which counts as zero); every fourth
+   vertex has that slot first, before its weighted ones (skin.comp's DQS
+   kernels move the pivot's influence into slot 0, and the garbage out of it).
    With sets == 2 every vertex also has small weights in a second set. */
 typedef struct tg_mesh {
     size_t vertex_count;
@@ -138,6 +140,14 @@ static tg_mesh tg_cylinder(uint32_t rings, uint32_t sides, uint32_t joint_count,
             m.weights[0][v * 4 + 2] = (s % 5 == 0) ? 1e-40f : 0.0f;
             m.joints[0][v * 4 + 3] = (uint16_t)((j0 + 2) % joint_count);
             m.weights[0][v * 4 + 3] = (s % 3 == 0) ? 0.05f : 0.0f;
+            if (s % 4 == 1) { /* the garbage slot first: the pivot moves past an uncounted slot 0 */
+                uint16_t jt = m.joints[0][v * 4 + 0];
+                float wt = m.weights[0][v * 4 + 0];
+                m.joints[0][v * 4 + 0] = m.joints[0][v * 4 + 2];
+                m.weights[0][v * 4 + 0] = m.weights[0][v * 4 + 2];
+                m.joints[0][v * 4 + 2] = jt;
+                m.weights[0][v * 4 + 2] = wt;
+            }
             if (sets == 2) {
                 m.joints[1][v * 4 + 0] = (uint16_t)((j0 + 3) % joint_count);
                 m.weights[1][v * 4 + 0] = 0.04f;
