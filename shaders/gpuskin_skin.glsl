@@ -100,15 +100,16 @@ const uint gpuskin_STREAM_TANGENTS = 2u;
 const float gpuskin_MIN_WEIGHT = 1.17549435e-38;  // FLT_MIN
 
 // ---- Influences -----------------------------------------------------------
-// k = 4 * sets influences, in set order (but see gpuskin_PIVOT_FIRST). Fixed-size arrays indexed by loops of
-// constant bounds, so the compiler unrolls them into registers. Everything that
-// depends on the vertex alone (the renormalised weights, which weights count, the
-// DQS pivot) is worked out here once, for all the instances a compute invocation
-// skins; the oracle works it out in each blend, with the same operations in the
-// same order, so the values are the same. The joints stay packed two a word: the
-// fewer registers a vertex holds across its instances, the more warps an SM runs
-// (on an H200 this form ran rigid DQS ~2 % and mixed LBS + DQS crowds ~4 % faster
-// than joints unpacked and weights renormalised in each blend; BENCHMARKS.md).
+// k = 4 * sets influences, in set order (but see gpuskin_PIVOT_FIRST). Fixed-size
+// arrays indexed by loops of constant bounds, so the compiler unrolls them into
+// registers. Everything that depends on the vertex alone (the renormalised
+// weights, which weights count, the DQS pivot) is worked out here once, for all
+// the instances a compute invocation skins; the oracle works it out in each blend,
+// with the same operations in the same order, so the values are the same. The
+// joints stay packed two a word: the fewer registers a vertex holds across its
+// instances, the more warps an SM runs (on an H200 this form ran rigid DQS ~2 %
+// and mixed LBS + DQS crowds ~4 % faster than joints unpacked and weights
+// renormalised in each blend; BENCHMARKS.md).
 struct gpuskin_Influences {
     uint joint_pairs[4];  // joint 2i in the low 16 bits, joint 2i + 1 in the high ones
     float weight[8];      // renormalised: the weight times 1 / (sum of the weights)
