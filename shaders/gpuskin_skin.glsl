@@ -334,8 +334,10 @@ gpuskin_DqBlend gpuskin_blend_dq_parts(gpuskin_Palettes p, uint palette_base, gp
 // blended instead of nine, and the zeros below the diagonal left for the
 // compiler to fold out of S p and of the cofactors (on an H200 the kernel that
 // uses it ran 1.12x the nine-entry one, with 56 registers instead of 64 and a
-// spill; BENCHMARKS.md). Its loop repeats gpuskin_blend_dq_parts's, as
-// gpuskin_blend_dq_uniform's does, and for the same reason.
+// spill; BENCHMARKS.md). S22 comes from row 1's w, where gpuskin_crowd_upload
+// repeats it: two loads a joint for S instead of three. Its loop repeats
+// gpuskin_blend_dq_parts's, as gpuskin_blend_dq_uniform's does, and for the
+// same reason.
 gpuskin_DqBlend gpuskin_blend_dq_triangular(gpuskin_Palettes p, uint palette_base, gpuskin_Influences inf)
 {
     gpuskin_DqBlend b;
@@ -364,9 +366,10 @@ gpuskin_DqBlend gpuskin_blend_dq_triangular(gpuskin_Palettes p, uint palette_bas
             float sgn = dot(pr, ri) < 0.0 ? -1.0 : 1.0;
             real += ri * (wi * sgn);
             du += di * (wi * sgn);
+            vec4 r1 = p.residual.v[j * 3u + 1u]; // (0, S11, S12, S22): gpuskin_crowd_upload repeats S22 in w
             s0 += p.residual.v[j * 3u + 0u].xyz * wi;
-            s1 += p.residual.v[j * 3u + 1u].yz * wi;
-            s2 += p.residual.v[j * 3u + 2u].z * wi;
+            s1 += r1.yz * wi;
+            s2 += r1.w * wi;
         }
     }
 
