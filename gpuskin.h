@@ -664,9 +664,10 @@ typedef struct gpuskin_skin_dispatch_desc {
    loading it again on the synthetic crowds, CesiumMan's DQS crowds 2-9 %, but
    CesiumMan mixing LBS and rigid DQS 3.5-7 % slower); the sums run in another
    order than the oracle's, so they differ from it by rounding only.
-   Each invocation skins one vertex for 4 instances, or for 16 when the kernel is
-   specialised and the dispatch has >= 2^23 vertex-instances (faster there: on an
-   H200 1-2.5 % over 8 and 5-8 % over 4; slower on small crowds);
+   Each invocation skins one vertex for 4 instances, or, when the kernel is
+   specialised, for 8 from 3 x 2^20 vertex-instances a dispatch (on an H200 0-3 %
+   faster than 4 at 3.2-3.4 M; 26 % slower at 0.2 M) and for 16 from 2^23 (there
+   1-2.5 % over 8 and 5-8 % over 4);
    instances_per_invocation (4, 8 or 16) overrides it.
    GPUSKIN_ERROR_INVALID_ARGUMENT also for an unknown kernel_flags bit or an
    instances_per_invocation other than 0, 4, 8 or 16.
@@ -5327,8 +5328,11 @@ GPUSKIN__VK_STATIC_ASSERT(sizeof(gpuskin__vk_draw_push) == 104 && sizeof(gpuskin
 #define GPUSKIN__VK_KIND_DQS_SIZED 4u     /* uniform, and the same s for every joint */
 #define GPUSKIN__VK_KIND_DQS_TRIANGULAR 5u /* residual, every S upper triangular (Gram-Schmidt) */
 /* A dispatch of at least this many vertex-instances takes 16 instances an
-   invocation when its kernel is specialised (measured on an H200: BENCHMARKS.md). */
+   invocation when its kernel is specialised, and from the second count 8
+   (measured on an H200: BENCHMARKS.md; below 3 x 2^20 the measured sizes ran
+   slower with 8, e.g. 0.2 M vertex-instances 26 % slower). */
 #define GPUSKIN__VK_MANY_PER_INVOCATION_FROM (1ull << 23)
+#define GPUSKIN__VK_SOME_PER_INVOCATION_FROM (3ull << 20)
 /* The instances an invocation skins, by pipeline: compute_pipelines[..][..][i]. */
 #define GPUSKIN__VK_PER_INVOCATION_COUNTS 3u
 #define GPUSKIN__VK_PER_INVOCATION(i) (4u << (i)) /* 4, 8, 16 */
@@ -6294,11 +6298,13 @@ GPUSKIN_API gpuskin_result gpuskin_cmd_skin(gpuskin_crowd *crowd, VkCommandBuffe
         if ((seen & sized) && !(seen & ~(sized | rigid))) kernel = GPUSKIN__VK_KERNEL_DQS_SIZED;
     }
     per_invocation = desc->instances_per_invocation;
-    if (per_invocation == 0)
-        per_invocation = kernel != GPUSKIN__VK_KERNEL_ANY &&
-                                 (uint64_t)crowd->vertex_count * desc->instance_count >= GPUSKIN__VK_MANY_PER_INVOCATION_FROM
-                             ? 16u
-                             : 4u;
+    if (per_invocation == 0) {
+        const uint64_t vertex_instances = (uint64_t)crowd->vertex_count * desc->instance_count;
+        per_invocation = kernel == GPUSKIN__VK_KERNEL_ANY                               ? 4u
+                         : vertex_instances >= GPUSKIN__VK_MANY_PER_INVOCATION_FROM ? 16u
+                         : vertex_instances >= GPUSKIN__VK_SOME_PER_INVOCATION_FROM ? 8u
+                                                                                    : 4u;
+    }
 
     /* One dispatch row (y) per per_invocation instances; rows are capped by the device limit and by
        32-bit float indexing within a dispatch, so a huge crowd takes several. */
