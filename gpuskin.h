@@ -649,8 +649,8 @@ typedef struct gpuskin_skin_dispatch_desc {
    scales the bind pose by the instance's size (1.08-1.10x the one before,
    0.91x rigid DQS); all DQS with residuals that are upper triangular (what the
    default Gram-Schmidt split gives, unless a joint is degenerate), uniform ones
-   among them, one that blends six entries of S instead of nine (1.10-1.12x the
-   residual kernel); LBS mixed with rigid DQS a kernel with both blends but not the
+   among them, one that blends six entries of S instead of nine and reads them
+   from two of S's three rows (1.17-1.21x the residual kernel); LBS mixed with rigid DQS a kernel with both blends but not the
    residual's, which takes the range's instances through the slot's instance list
    (LBS ones first) so that its workgroups run one blend each; anything else with
    the residual the general kernel, which reads each instance's word. So a

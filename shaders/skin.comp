@@ -19,7 +19,7 @@ layout(constant_id = 0) const uint gpuskin_SETS = 2u;
 // 6 = DQS, each instance rigid or with one size s for all its joints (S = s I for
 // every joint, so the blend of S is s itself: the kernel blends as 2 does and
 // scales the bind pose by s, read once an instance); 7 = DQS whose every S is
-// upper triangular (six entries blended instead of nine).
+// upper triangular (six entries blended instead of nine, read from two rows).
 // gpuskin_cmd_skin picks 1, 2, 4, 5, 6 or 7 when every instance of the dispatch
 // has that method (4 also for residuals of every kind, 5 for uniform ones of both
 // kinds, 6 for one-size ones with rigid ones among them, 7 for triangular and
