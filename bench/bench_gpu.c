@@ -802,8 +802,11 @@ static void mesh_upload(mesh *m)
 
 /* ---- palettes of a crowd ----------------------------------------------------- */
 
-enum { M_LBS, M_DQS, M_DQS_RESIDUAL, M_DQS_RESIDUAL_POLAR, M_DQS_UNIFORM, M_DQS_JOINT_SIZES, M_MIXED, M_COUNT };
-static const char *method_name[M_COUNT] = {"LBS",         "DQS",           "DQS+residual", "DQS+res polar",
+enum {
+    M_LBS, M_DQS, M_DQS_RESIDUAL, M_DQS_RESIDUAL_POLAR, M_DQS_RESIDUAL_FEW, M_DQS_UNIFORM, M_DQS_JOINT_SIZES, M_MIXED,
+    M_COUNT
+};
+static const char *method_name[M_COUNT] = {"LBS",         "DQS",           "DQS+residual", "DQS+res polar", "DQS+res few",
                                            "DQS uniform", "DQS uni/joint", "mixed"};
 /* The split each crowd's DQS instances are packed with: the default
    Gram-Schmidt one gives upper-triangular residuals (their own kernel), the polar
@@ -819,7 +822,9 @@ static uint32_t mixed_run = 1;
    each instance gets a size instead (a uniform scale in its placement, 0.8-1.25
    but never within 1 % of 1: every joint's S is then the same s I); with `scaled`
    3 each joint's local pose a uniform scale (0.9-1.1, never within 1 % of 1: every
-   joint's S is s I, s differing by joint). */
+   joint's S is s I, s differing by joint); with `scaled` 4 the non-uniform scale
+   of 1 on the last eighth of the joints only (leaves of the synthetic tree: the
+   other joints keep S = I, the rig where a few joints stretch). */
 static void make_palettes(const mesh *m, uint32_t n, int scaled, gpuskin_mat4 *out)
 {
     const uint32_t side = (uint32_t)ceil(sqrt((double)n)), J = m->joints;
@@ -850,7 +855,7 @@ static void make_palettes(const mesh *m, uint32_t n, int scaled, gpuskin_mat4 *o
                 *p = m->sk.rest_pose[k];
                 axis.x = rnd(-1, 1); axis.y = rnd(-1, 1); axis.z = rnd(-1, 1);
                 p->rotation = gpuskin_quat_axis_angle(axis, rnd(-0.4f, 0.4f));
-                if (scaled == 1) {
+                if (scaled == 1 || (scaled == 4 && k >= J - J / 8)) {
                     p->scale.x = rnd(0.8f, 1.25f); p->scale.y = rnd(0.8f, 1.25f); p->scale.z = rnd(0.8f, 1.25f);
                 }
             }
@@ -901,6 +906,7 @@ static void crowd_make(crowd *cw, const mesh *m, uint32_t n, int kind)
     cw->words = (uint32_t *)xmalloc((size_t)n * 4);
     make_palettes(m, n,
                   kind == M_DQS_RESIDUAL || kind == M_DQS_RESIDUAL_POLAR ? 1
+                  : kind == M_DQS_RESIDUAL_FEW                           ? 4
                   : kind == M_DQS_UNIFORM                                ? 2
                   : kind == M_DQS_JOINT_SIZES                            ? 3
                                                                          : 0,
@@ -1059,7 +1065,7 @@ static void bench_compute_mesh(mesh *m, const uint32_t *counts, int ncounts)
             int var;
             char what[160], variant[96], label[32];
             if (cap > max_alloc) cap = max_alloc;
-            if ((kind == M_DQS_RESIDUAL || kind == M_DQS_RESIDUAL_POLAR) && m->clip)
+            if ((kind == M_DQS_RESIDUAL || kind == M_DQS_RESIDUAL_POLAR || kind == M_DQS_RESIDUAL_FEW) && m->clip)
                 continue; /* a file's clip has no scale: no residual to show */
             crowd_make(&cw, m, n, kind);
             for (i = 0; i < n; ++i) has_residual |= cw.words[i] & GPUSKIN_METHOD_RESIDUAL_BIT;
@@ -1112,7 +1118,7 @@ static void bench_compute_mesh(mesh *m, const uint32_t *counts, int ncounts)
                     snprintf(what, sizeof what, "%s: DQS palettes are rigid (no residual bit)", variant);
                     check(!has_residual || m->clip, what);
                 }
-                if (kind == M_DQS_RESIDUAL || kind == M_DQS_RESIDUAL_POLAR) {
+                if (kind == M_DQS_RESIDUAL || kind == M_DQS_RESIDUAL_POLAR || kind == M_DQS_RESIDUAL_FEW) {
                     snprintf(what, sizeof what, "%s: scaled palettes carry the residual bit", variant);
                     check(has_residual != 0 && uniform == 0, what);
                 }
