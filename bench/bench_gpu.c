@@ -1,7 +1,7 @@
 /* bench/bench_gpu.c - GPU throughput of gpuskin's Vulkan half.
 
    usage: bench_gpu [--quick] [--csv PATH] [--reps N] [--model PATH.glb] [--max-instances N] [--compute-only]
-                    [--sets 1|2] [--mixed-run N] [--scattered-joints]
+                    [--sets 1|2] [--mixed-run N] [--scattered-joints] [--counts N,N,...]
 
    One run, on the device vk_setup.h's rules pick (GPUSKIN_DEVICE=<name part>, else
    the first discrete GPU), with no validation layer:
@@ -38,6 +38,9 @@
    --scattered-joints: the synthetic mesh's vertices take their joints at random
    (by default a ring of 200 vertices shares its four): the palette reads of
    neighbouring vertices then scatter.
+   --counts N,N,...: the compute section's instance counts (up to 8) instead of
+   1, 64, 1,024 and 16,384, for both meshes (e.g. to find where 8 instances an
+   invocation start to beat 4).
    Ends "N passed, N failed". */
 #define _POSIX_C_SOURCE 200809L
 #include <volk.h>
@@ -1392,7 +1395,9 @@ static void report_memory(mesh *m)
 int main(int argc, char **argv)
 {
     const char *csv_path = NULL, *model_path = "tests/assets/CesiumMan.glb";
-    const uint32_t full_counts[4] = {1, 64, 1024, 16384}, quick_counts[2] = {1, 3};
+    uint32_t full_counts[8] = {1, 64, 1024, 16384};
+    const uint32_t quick_counts[2] = {1, 3};
+    int nfull = 4;
     const uint32_t draw_full[3] = {64, 1024, 16384}, draw_quick[1] = {3};
     mesh syn, cesium;
     int i, have_cesium, compute_only = 0;
@@ -1409,10 +1414,24 @@ int main(int argc, char **argv)
             mixed_run = (uint32_t)atoi(argv[++i]);
         else if (!strcmp(argv[i], "--sets") && i + 1 < argc && (atoi(argv[i + 1]) == 1 || atoi(argv[i + 1]) == 2))
             sets = (uint32_t)atoi(argv[++i]);
-        else {
+        else if (!strcmp(argv[i], "--counts") && i + 1 < argc) {
+            const char *c = argv[++i];
+            nfull = 0;
+            while (*c && nfull < 8) {
+                char *end;
+                const long v = strtol(c, &end, 10);
+                if (end == c || v < 1 || v > 1000000) break;
+                full_counts[nfull++] = (uint32_t)v;
+                c = *end == ',' ? end + 1 : end;
+            }
+            if (nfull == 0 || *c) {
+                fprintf(stderr, "bench_gpu: --counts takes 1-8 instance counts (1-1000000), comma-separated\n");
+                return 2;
+            }
+        } else {
             fprintf(stderr,
                     "usage: %s [--quick] [--csv PATH] [--reps N] [--model PATH.glb] [--max-instances N] [--compute-only]"
-                    " [--sets 1|2] [--mixed-run N] [--scattered-joints]\n",
+                    " [--sets 1|2] [--mixed-run N] [--scattered-joints] [--counts N,N,...]\n",
                     argv[0]);
             return 2;
         }
@@ -1456,14 +1475,14 @@ int main(int argc, char **argv)
     else mesh_synthetic(&syn, 250, 200, 64, sets); /* 50,000 vertices */
     mesh_upload(&syn);
     report_memory(&syn);
-    bench_compute_mesh(&syn, quick ? quick_counts : full_counts, quick ? 2 : 4);
+    bench_compute_mesh(&syn, quick ? quick_counts : full_counts, quick ? 2 : nfull);
 
     have_cesium = mesh_load(&cesium, model_path);
     check(have_cesium, "CesiumMan loaded");
     if (have_cesium) {
         mesh_upload(&cesium);
         report_memory(&cesium);
-        bench_compute_mesh(&cesium, quick ? quick_counts : full_counts, quick ? 2 : 4);
+        bench_compute_mesh(&cesium, quick ? quick_counts : full_counts, quick ? 2 : nfull);
     }
     recheck_ceiling();
     if (have_cesium && !compute_only) {
