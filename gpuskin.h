@@ -650,10 +650,11 @@ typedef struct gpuskin_skin_dispatch_desc {
    0.91x rigid DQS); all DQS with residuals that are upper triangular (what the
    default Gram-Schmidt split gives, unless a joint is degenerate), uniform ones
    among them, one that blends six entries of S instead of nine and reads them
-   from two of S's three rows (1.17-1.21x the residual kernel); LBS mixed with rigid DQS a kernel with both blends but not the
-   residual's, which takes the range's instances through the slot's instance list
-   (LBS ones first) so that its workgroups run one blend each; anything else with
-   the residual the general kernel, which reads each instance's word. So a
+   from two of S's three rows (1.17-1.21x the residual kernel); LBS mixed with
+   rigid DQS a kernel with both blends but not the residual's, which takes the
+   range's instances through the slot's instance list (LBS ones first) so that
+   its workgroups run one blend each; anything else with the residual the
+   general kernel, which reads each instance's word. So a
    command buffer replayed after an upload that changes those methods must be
    recorded again, or with GPUSKIN_KERNEL_ANY_METHOD, or it skins those instances
    with the wrong method's palette, or not at all (still inside the slot and the
@@ -5327,10 +5328,10 @@ GPUSKIN__VK_STATIC_ASSERT(sizeof(gpuskin__vk_draw_push) == 104 && sizeof(gpuskin
 #define GPUSKIN__VK_KIND_DQS_UNIFORM 3u
 #define GPUSKIN__VK_KIND_DQS_SIZED 4u     /* uniform, and the same s for every joint */
 #define GPUSKIN__VK_KIND_DQS_TRIANGULAR 5u /* residual, every S upper triangular (Gram-Schmidt) */
-/* A dispatch of at least this many vertex-instances takes 16 instances an
-   invocation when its kernel is specialised, and from the second count 8
-   (measured on an H200: BENCHMARKS.md; below 3 x 2^20 the measured sizes ran
-   slower with 8, e.g. 0.2 M vertex-instances 26 % slower). */
+/* When its kernel is specialised, a dispatch of at least MANY vertex-instances
+   takes 16 instances an invocation, one of at least SOME takes 8, a smaller one
+   4 (measured on an H200: BENCHMARKS.md; below 3 x 2^20 the measured sizes did
+   not all gain from 8, e.g. 0.2 M vertex-instances ran 26 % slower). */
 #define GPUSKIN__VK_MANY_PER_INVOCATION_FROM (1ull << 23)
 #define GPUSKIN__VK_SOME_PER_INVOCATION_FROM (3ull << 20)
 /* The instances an invocation skins, by pipeline: compute_pipelines[..][..][i]. */

@@ -15,8 +15,9 @@
       dispatch of that size reaches with nothing computed;
    2. compute skinning (gpuskin_cmd_skin) of a synthetic 50,000-vertex 64-joint mesh
       and of CesiumMan, 1 / 64 / 1,024 / 16,384 instances, LBS / DQS (rigid) / DQS
-      with residual (Gram-Schmidt and polar splits) / DQS scaled uniformly (one
-      size an instance; a size a joint) / mixed: vertex-instances
+      with residual (Gram-Schmidt and polar splits; every joint scaled, or 8 of the
+      synthetic 64) / DQS scaled uniformly (one size an instance; a size a joint) /
+      mixed: vertex-instances
       per second and output bytes per second as a fraction of the ceiling;
    3. the crowd draw, offscreen 1920x1080: CesiumMan x 64 / 1,024 / 16,384 through
       the skinning vertex shader, through the unskinned (posed_vertices) path, and
@@ -40,7 +41,7 @@
    neighbouring vertices then scatter.
    --counts N,N,...: the compute section's instance counts (up to 8) instead of
    1, 64, 1,024 and 16,384, for both meshes (e.g. to find where 8 instances an
-   invocation start to beat 4).
+   invocation start to beat 4); --quick keeps its own (1 and 3).
    Ends "N passed, N failed". */
 #define _POSIX_C_SOURCE 200809L
 #include <volk.h>
@@ -815,6 +816,9 @@ static const char *method_name[M_COUNT] = {"LBS",         "DQS",           "DQS+
    Gram-Schmidt one gives upper-triangular residuals (their own kernel), the polar
    one symmetric residuals (the kernel that blends all nine entries). */
 #define CROWD_SPLIT(kind) ((kind) == M_DQS_RESIDUAL_POLAR ? GPUSKIN_SPLIT_POLAR : GPUSKIN_SPLIT_GRAM_SCHMIDT)
+/* The crowds scaled non-uniformly: their DQS instances carry residual rows. */
+#define CROWD_RESIDUAL(kind) \
+    ((kind) == M_DQS_RESIDUAL || (kind) == M_DQS_RESIDUAL_POLAR || (kind) == M_DQS_RESIDUAL_FEW)
 /* A mixed crowd alternates LBS and rigid DQS in runs of this many instances
    (--mixed-run; 1: every other instance). */
 static uint32_t mixed_run = 1;
@@ -826,8 +830,8 @@ static uint32_t mixed_run = 1;
    but never within 1 % of 1: every joint's S is then the same s I); with `scaled`
    3 each joint's local pose a uniform scale (0.9-1.1, never within 1 % of 1: every
    joint's S is s I, s differing by joint); with `scaled` 4 the non-uniform scale
-   of 1 on the last eighth of the joints only (leaves of the synthetic tree: the
-   other joints keep S = I, the rig where a few joints stretch). */
+   of `scaled` 1 on the last eighth of the joints only (leaves of the synthetic
+   tree: the other joints keep S = I, as in a rig where a few joints stretch). */
 static void make_palettes(const mesh *m, uint32_t n, int scaled, gpuskin_mat4 *out)
 {
     const uint32_t side = (uint32_t)ceil(sqrt((double)n)), J = m->joints;
@@ -1068,7 +1072,7 @@ static void bench_compute_mesh(mesh *m, const uint32_t *counts, int ncounts)
             int var;
             char what[160], variant[96], label[32];
             if (cap > max_alloc) cap = max_alloc;
-            if ((kind == M_DQS_RESIDUAL || kind == M_DQS_RESIDUAL_POLAR || kind == M_DQS_RESIDUAL_FEW) && m->clip)
+            if (CROWD_RESIDUAL(kind) && m->clip)
                 continue; /* a file's clip has no scale: no residual to show */
             crowd_make(&cw, m, n, kind);
             for (i = 0; i < n; ++i) has_residual |= cw.words[i] & GPUSKIN_METHOD_RESIDUAL_BIT;
@@ -1121,7 +1125,7 @@ static void bench_compute_mesh(mesh *m, const uint32_t *counts, int ncounts)
                     snprintf(what, sizeof what, "%s: DQS palettes are rigid (no residual bit)", variant);
                     check(!has_residual || m->clip, what);
                 }
-                if (kind == M_DQS_RESIDUAL || kind == M_DQS_RESIDUAL_POLAR || kind == M_DQS_RESIDUAL_FEW) {
+                if (CROWD_RESIDUAL(kind)) {
                     snprintf(what, sizeof what, "%s: scaled palettes carry the residual bit", variant);
                     check(has_residual != 0 && uniform == 0, what);
                 }
