@@ -615,7 +615,7 @@ typedef struct gpuskin_skin_dispatch_desc {
     VkDeviceSize output_size;        /* checked against what the dispatch writes */
     uint32_t output_flags;           /* GPUSKIN_OUTPUT_* */
     uint32_t kernel_flags;           /* GPUSKIN_KERNEL_*; 0 = chosen from the slot's methods */
-    uint32_t instances_per_invocation; /* 0 = chosen from the dispatch's size; or 4, 8 or 16 */
+    uint32_t instances_per_invocation; /* 0 = chosen from the dispatch's size; or 1, 2, 4, 8 or 16 */
 } gpuskin_skin_dispatch_desc;
 
 /* Record the general kernel (every blend, the residual's too, chosen per instance
@@ -665,13 +665,15 @@ typedef struct gpuskin_skin_dispatch_desc {
    loading it again on the synthetic crowds, CesiumMan's DQS crowds 2-9 %, but
    CesiumMan mixing LBS and rigid DQS 3.5-7 % slower); the sums run in another
    order than the oracle's, so they differ from it by rounding only.
-   Each invocation skins one vertex for 4 instances, or, when the kernel is
-   specialised, for 8 from 3 x 2^20 vertex-instances a dispatch (on an H200 0-3 %
-   faster than 4 at 3.2-3.4 M; 26 % slower at 0.2 M) and for 16 from 2^23 (there
-   1-2.5 % over 8 and 5-8 % over 4);
-   instances_per_invocation (4, 8 or 16) overrides it.
+   Each invocation skins one vertex for 4 instances, for 1 below 2^17
+   vertex-instances a dispatch and 2 below 2^18 (a small dispatch then has enough
+   invocations to fill the GPU: on an H200 CesiumMan x 4-32 ran 1.26-1.52x as fast
+   as with 4, x 64 1.17-1.20x), or, when the kernel is specialised, for 8 from
+   3 x 2^20 (on an H200 0-3 % faster than 4 at 3.2-3.4 M; 26 % slower at 0.2 M)
+   and for 16 from 2^23 (there 1-2.5 % over 8 and 5-8 % over 4);
+   instances_per_invocation (1, 2, 4, 8 or 16) overrides it.
    GPUSKIN_ERROR_INVALID_ARGUMENT also for an unknown kernel_flags bit or an
-   instances_per_invocation other than 0, 4, 8 or 16.
+   instances_per_invocation other than 0, 1, 2, 4, 8 or 16.
    gpuskin's shaders reach memory only through buffer device addresses, which
    synchronization validation cannot see: it does not check these barriers. */
 GPUSKIN_API gpuskin_result gpuskin_cmd_skin(gpuskin_crowd *crowd, VkCommandBuffer cmd,
@@ -5286,6 +5288,8 @@ typedef struct gpuskin__vk_skin_push {
     uint32_t output_flags;
     uint32_t instance_count;
     uint32_t lbs_start, lbs_rows, dqs_start; /* kernel 3: see gpuskin__vk_list_rows */
+    uint32_t rows_per_invocation;            /* <= the pipeline's 4, 8 or 16 */
+    uint32_t pad;                            /* to the struct's 8-byte alignment */
 } gpuskin__vk_skin_push;
 
 /* gpuskin_DrawPush in skin.vert. */
@@ -5299,7 +5303,7 @@ typedef struct gpuskin__vk_draw_push {
 } gpuskin__vk_draw_push;
 
 /* 128 bytes is all Vulkan guarantees (and what lavapipe and many mobile GPUs give). */
-GPUSKIN__VK_STATIC_ASSERT(sizeof(gpuskin__vk_skin_push) == 48 && sizeof(gpuskin__vk_skin_push) <= 128, skin_push);
+GPUSKIN__VK_STATIC_ASSERT(sizeof(gpuskin__vk_skin_push) == 56 && sizeof(gpuskin__vk_skin_push) <= 128, skin_push);
 GPUSKIN__VK_STATIC_ASSERT(sizeof(gpuskin__vk_draw_push) == 104 && sizeof(gpuskin__vk_draw_push) <= 128, draw_push);
 
 /* skin.vert's flag bits beyond the public GPUSKIN_DRAW_*. */
@@ -5311,7 +5315,8 @@ GPUSKIN__VK_STATIC_ASSERT(sizeof(gpuskin__vk_draw_push) == 104 && sizeof(gpuskin
 #define GPUSKIN__VK_STREAM_TANGENTS 0x2u
 #define GPUSKIN__VK_LOCAL_SIZE 64u /* skin.comp's local_size_x */
 /* skin.comp's specialisations: gpuskin_ONLY_METHOD (which blends the kernel has)
-   and gpuskin_INSTANCES_PER_INVOCATION (4, 8 or 16). */
+   and gpuskin_INSTANCES_PER_INVOCATION (4, 8 or 16; the 4 pipeline also runs 1
+   and 2, told by the push constant). */
 #define GPUSKIN__VK_KERNEL_ANY 0u       /* both blends and the residual, per instance method word */
 #define GPUSKIN__VK_KERNEL_LBS 1u       /* every instance LBS */
 #define GPUSKIN__VK_KERNEL_DQS_RIGID 2u /* every instance DQS without the residual */
@@ -5328,12 +5333,16 @@ GPUSKIN__VK_STATIC_ASSERT(sizeof(gpuskin__vk_draw_push) == 104 && sizeof(gpuskin
 #define GPUSKIN__VK_KIND_DQS_UNIFORM 3u
 #define GPUSKIN__VK_KIND_DQS_SIZED 4u     /* uniform, and the same s for every joint */
 #define GPUSKIN__VK_KIND_DQS_TRIANGULAR 5u /* residual, every S upper triangular (Gram-Schmidt) */
-/* When its kernel is specialised, a dispatch of at least MANY vertex-instances
-   takes 16 instances an invocation, one of at least SOME takes 8, a smaller one
-   4 (measured on an H200: BENCHMARKS.md; below 3 x 2^20 the measured sizes did
-   not all gain from 8, e.g. 0.2 M vertex-instances ran 26 % slower). */
+/* Instances an invocation, by the dispatch's vertex-instances (measured on an
+   H200: BENCHMARKS.md): below TWO 1, below FOUR 2, else 4, where 4 would leave
+   too few invocations to fill that GPU (2 ran 10-28 % faster than 4 at 0.2 M,
+   1 26-52 % at 13-105 K; the general kernel gained 2-20 % and 15-64 %); a specialised kernel takes
+   8 from SOME and 16 from MANY (below 3 x 2^20 the measured sizes did not all
+   gain from 8, e.g. 0.2 M ran 26 % slower). The general kernel takes at most 4. */
 #define GPUSKIN__VK_MANY_PER_INVOCATION_FROM (1ull << 23)
 #define GPUSKIN__VK_SOME_PER_INVOCATION_FROM (3ull << 20)
+#define GPUSKIN__VK_FOUR_PER_INVOCATION_FROM (1ull << 18)
+#define GPUSKIN__VK_TWO_PER_INVOCATION_FROM (1ull << 17)
 /* The instances an invocation skins, by pipeline: compute_pipelines[..][..][i]. */
 #define GPUSKIN__VK_PER_INVOCATION_COUNTS 3u
 #define GPUSKIN__VK_PER_INVOCATION(i) (4u << (i)) /* 4, 8, 16 */
@@ -6261,8 +6270,8 @@ GPUSKIN_API gpuskin_result gpuskin_cmd_skin(gpuskin_crowd *crowd, VkCommandBuffe
     if (desc->output_flags & ~(GPUSKIN_OUTPUT_NORMALS | GPUSKIN_OUTPUT_TANGENTS))
         return GPUSKIN_ERROR_INVALID_ARGUMENT;
     if ((desc->kernel_flags & ~GPUSKIN_KERNEL_ANY_METHOD) ||
-        (desc->instances_per_invocation != 0 && desc->instances_per_invocation != 4 &&
-         desc->instances_per_invocation != 8 && desc->instances_per_invocation != 16))
+        (desc->instances_per_invocation & (desc->instances_per_invocation - 1u)) != 0 ||
+        desc->instances_per_invocation > 16u)
         return GPUSKIN_ERROR_INVALID_ARGUMENT;
     /* A stream the mesh does not have cannot be skinned into the output. */
     if (((desc->output_flags & GPUSKIN_OUTPUT_NORMALS) && !(crowd->mesh->streams & GPUSKIN__VK_STREAM_NORMALS)) ||
@@ -6301,10 +6310,11 @@ GPUSKIN_API gpuskin_result gpuskin_cmd_skin(gpuskin_crowd *crowd, VkCommandBuffe
     per_invocation = desc->instances_per_invocation;
     if (per_invocation == 0) {
         const uint64_t vertex_instances = (uint64_t)crowd->vertex_count * desc->instance_count;
-        per_invocation = kernel == GPUSKIN__VK_KERNEL_ANY                               ? 4u
-                         : vertex_instances >= GPUSKIN__VK_MANY_PER_INVOCATION_FROM ? 16u
-                         : vertex_instances >= GPUSKIN__VK_SOME_PER_INVOCATION_FROM ? 8u
-                                                                                    : 4u;
+        per_invocation = vertex_instances >= GPUSKIN__VK_FOUR_PER_INVOCATION_FROM  ? 4u
+                         : vertex_instances >= GPUSKIN__VK_TWO_PER_INVOCATION_FROM ? 2u
+                                                                                   : 1u;
+        if (kernel != GPUSKIN__VK_KERNEL_ANY && vertex_instances >= GPUSKIN__VK_SOME_PER_INVOCATION_FROM)
+            per_invocation = vertex_instances >= GPUSKIN__VK_MANY_PER_INVOCATION_FROM ? 16u : 8u;
     }
 
     /* One dispatch row (y) per per_invocation instances; rows are capped by the device limit and by
@@ -6315,11 +6325,12 @@ GPUSKIN_API gpuskin_result gpuskin_cmd_skin(gpuskin_crowd *crowd, VkCommandBuffe
     if (groups_x > ctx->max_groups_x) groups_x = ctx->max_groups_x; /* skin.comp strides over the rest */
 
     ctx->vk.vkCmdBindPipeline(cmd, VK_PIPELINE_BIND_POINT_COMPUTE,
-                              ctx->compute_pipelines[crowd->mesh->influence_sets == 2 ? 1 : 0][kernel][per_invocation == 4u ? 0 : per_invocation == 8u ? 1 : 2]);
+                              ctx->compute_pipelines[crowd->mesh->influence_sets == 2 ? 1 : 0][kernel][per_invocation <= 4u ? 0 : per_invocation == 8u ? 1 : 2]);
     GPUSKIN__VK_ZERO(push);
     push.frame = crowd->slots[desc->frame].address;
     push.order = crowd->slots[desc->frame].address + crowd->order;
     push.output_flags = desc->output_flags;
+    push.rows_per_invocation = per_invocation;
     /* Records with normals are an even number of floats; every chunk starts a whole
        number of records in, so one test of the base address covers them all. */
     if ((desc->output_flags & GPUSKIN_OUTPUT_NORMALS) && desc->output % 8u == 0) push.output_flags |= GPUSKIN__VK_SKIN_PAIRS;

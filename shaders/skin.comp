@@ -41,7 +41,8 @@ layout(constant_id = 1) const uint gpuskin_ONLY_METHOD = 0u;
 #define GPUSKIN_GLSL_PIVOT_FIRST (gpuskin_ONLY_METHOD != 1u)
 #include "gpuskin_skin.glsl"
 
-// Instances one invocation skins in turn (4, 8 or 16): a vertex's joints, weights
+// Instances one invocation skins in turn, at most (pipelines of 4, 8 and 16; the
+// push constant's rows_per_invocation says how many): a vertex's joints, weights
 // and bind pose are fetched once for all of them. More is faster on big dispatches
 // and slower on small ones, which then have too few invocations to fill the GPU.
 layout(constant_id = 2) const uint gpuskin_INSTANCES_PER_INVOCATION = 4u;
@@ -53,7 +54,7 @@ layout(local_size_x = 64) in;
 layout(buffer_reference, std430, buffer_reference_align = 8) writeonly buffer gpuskin_OutVec2s { vec2 v[]; };
 layout(buffer_reference, std430, buffer_reference_align = 16) writeonly buffer gpuskin_OutVec4s { vec4 v[]; };
 
-// Mirrored by gpuskin__vk_skin_push in gpuskin.h (48 bytes).
+// Mirrored by gpuskin__vk_skin_push in gpuskin.h (56 bytes there: padded to 8).
 layout(push_constant) uniform gpuskin_SkinPush {
     gpuskin_Frame frame;
     gpuskin_OutFloats out_floats;   // this dispatch's first instance lands at v[0]
@@ -64,6 +65,7 @@ layout(push_constant) uniform gpuskin_SkinPush {
     uint lbs_start;                 // kernel 3: rows [0, lbs_rows) are order.v[lbs_start + row], LBS;
     uint lbs_rows;                  // rows from lbs_rows on are order.v[dqs_start + row - lbs_rows],
     uint dqs_start;                 // rigid DQS
+    uint rows_per_invocation;       // instances an invocation skins: <= gpuskin_INSTANCES_PER_INVOCATION
 } pc;
 
 // Writes one record: position, then normal and tangent where the output has
@@ -226,8 +228,17 @@ void main()
     gpuskin_OutVec4s out4 = gpuskin_OutVec4s(uvec2(out_address.x & ~15u, out_address.y));
     uint pair_phase = (out_address.x >> 3u) & 1u;  // 1: the output starts 8 bytes past a 16-byte boundary
     uint stride = 3u + (normals ? 3u : 0u) + (tangents ? 4u : 0u);
-    uint row0 = gl_WorkGroupID.y * gpuskin_INSTANCES_PER_INVOCATION;
-    uint rows = min(gpuskin_INSTANCES_PER_INVOCATION, pc.instance_count - row0);
+    // The 4-instance pipeline also runs 1 or 2 an invocation (the host's
+    // rows_per_invocation): a small dispatch then has 4 or 2 times the invocations
+    // to fill the GPU with, at no cost in pipelines. The min keeps every row
+    // index inside the arrays below whatever the push constant holds. The 8 and
+    // 16 pipelines keep their constant (read from the push constant, the LBS
+    // kernel ran 0.4-1 % slower on an H200).
+    uint per_invocation = gpuskin_INSTANCES_PER_INVOCATION == 4u
+                              ? min(pc.rows_per_invocation, gpuskin_INSTANCES_PER_INVOCATION)
+                              : gpuskin_INSTANCES_PER_INVOCATION;
+    uint row0 = gl_WorkGroupID.y * per_invocation;
+    uint rows = min(per_invocation, pc.instance_count - row0);
     // Palette addresses and the instances' method words, read before any store
     // (see gpuskin_Palettes): the loop below then starts each instance with its
     // palette loads, not with loads of where the palette is.

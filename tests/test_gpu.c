@@ -664,10 +664,10 @@ static void test_compute_dqs_residual(void)
    upload must give the words expected. */
 static void tg_kernel_sweep(tg_case c, const char *what, uint32_t want_residual, uint32_t want_uniform)
 {
-    static const uint32_t per[3] = {0, 4, 16};
+    static const uint32_t per[4] = {0, 2, 4, 16};
     uint32_t residual = 0, p, any;
     char name[64];
-    for (p = 0; p < 3; ++p)
+    for (p = 0; p < 4; ++p)
         for (any = 0; any < 2; ++any) {
             c.per_invocation = per[p];
             c.kernel_flags = any ? GPUSKIN_KERNEL_ANY_METHOD : 0u;
@@ -774,12 +774,13 @@ static void test_compute_mixed_crowd(void)
 /* gpuskin_cmd_skin's kernels: one without DQS for an all-LBS range, one without
    LBS for an all-rigid-DQS range, one with both but no residual for a range
    mixing those two, the general one for anything with the residual or when asked
-   (GPUSKIN_KERNEL_ANY_METHOD); 4, 8 or 16 instances an invocation, chosen or forced.
+   (GPUSKIN_KERNEL_ANY_METHOD); 1, 2, 4, 8 or 16 instances an invocation, chosen or
+   forced (1 and 2 run the 4 pipeline with fewer rows).
    Every combination against the oracle, on ranges that leave partial rows of 4
    and 8 and start inside the slot. */
 static void test_compute_kernels(void)
 {
-    static const uint32_t per[4] = {0, 4, 8, 16};
+    static const uint32_t per[6] = {0, 1, 2, 4, 8, 16};
     static uint8_t lbs[16];
     const uint8_t *methods[5];
     static const char *const what[5] = {"lbs", "dqs rigid", "dqs residual", "mixed", "mixed rigid"};
@@ -797,7 +798,7 @@ static void test_compute_kernels(void)
     for (m = 0; m < 5; ++m) {
         c.methods = methods[m];
         c.kind = m == 2 || m == 3 ? TG_SCALED : TG_RIGID;
-        for (p = 0; p < 4; ++p) {
+        for (p = 0; p < 6; ++p) {
             for (any = 0; any < 2; ++any) {
                 c.per_invocation = per[p];
                 c.kernel_flags = any ? GPUSKIN_KERNEL_ANY_METHOD : 0u;
@@ -811,14 +812,14 @@ static void test_compute_kernels(void)
 /* The LBS-or-rigid-DQS kernel takes a range's instances through the slot's
    instance list, LBS ones first: its workgroup rows run one blend each, but the
    one where the range's LBS part ends, which chooses per instance. Methods in
-   runs of 1-11 instances and ranges starting at 0 and inside the slot, with 4
-   and 8 instances an invocation, one and two influence sets: the LBS part ends
-   at, before and after a row's end, and the last row is partial or not. */
+   runs of 1-11 instances and ranges starting at 0 and inside the slot, with 1,
+   2, 4, 8 and 16 instances an invocation, one and two influence sets: the LBS
+   part ends at, before and after a row's end, and the last row is partial or not. */
 static void test_compute_method_runs(void)
 {
     static const uint32_t runs[] = {4, 4, 8, 9, 3, 1, 11, 2, 6};
     static const uint32_t ranges[][2] = {{0, 48}, {2, 45}, {8, 8}, {16, 9}, {25, 4}};
-    static const uint32_t per[3] = {4, 8, 16};
+    static const uint32_t per[5] = {1, 2, 4, 8, 16};
     static uint8_t methods[48];
     tg_case c = tg_default_case();
     uint32_t r, p, i = 0, k, n;
@@ -832,7 +833,7 @@ static void test_compute_method_runs(void)
     for (n = 1; n <= 2; ++n) {
         c.sets = n;
         for (r = 0; r < sizeof ranges / sizeof ranges[0]; ++r) {
-            for (p = 0; p < 3; ++p) {
+            for (p = 0; p < 5; ++p) {
                 c.first = ranges[r][0];
                 c.count = ranges[r][1];
                 c.per_invocation = per[p];
@@ -890,7 +891,7 @@ static void test_compute_three_kinds(void)
 {
     /* all three kinds (twice); rigid DQS; residual DQS; all three; LBS + rigid; residual */
     static const uint32_t ranges[][2] = {{0, 40}, {3, 31}, {17, 1}, {38, 2}, {5, 6}, {0, 2}, {2, 2}};
-    static const uint32_t per[4] = {0, 4, 8, 16};
+    static const uint32_t per[5] = {0, 2, 4, 8, 16};
     tg_case c = tg_default_case();
     gpuskin_crowd_upload_desc up;
     tg_world w;
@@ -909,7 +910,7 @@ static void test_compute_three_kinds(void)
                                                                                        : 1);
         CHECK_EQ_INT(kinds, 7);
         for (r = 0; r < sizeof ranges / sizeof ranges[0]; ++r) {
-            for (p = 0; p < 4; ++p) {
+            for (p = 0; p < 5; ++p) {
                 c.first = ranges[r][0];
                 c.count = ranges[r][1];
                 c.per_invocation = per[p];
@@ -1740,9 +1741,13 @@ static void test_bad_input(void)
     sd.kernel_flags = 0x2;
     CHECK_EQ_INT(gpuskin_cmd_skin(w.crowd, cmd, &sd), GPUSKIN_ERROR_INVALID_ARGUMENT);
     sd.kernel_flags = 0;
-    sd.instances_per_invocation = 2; /* only 4, 8 and 16 have kernels */
+    sd.instances_per_invocation = 3; /* only 1, 2, 4, 8 and 16 */
     CHECK_EQ_INT(gpuskin_cmd_skin(w.crowd, cmd, &sd), GPUSKIN_ERROR_INVALID_ARGUMENT);
     sd.instances_per_invocation = 12;
+    CHECK_EQ_INT(gpuskin_cmd_skin(w.crowd, cmd, &sd), GPUSKIN_ERROR_INVALID_ARGUMENT);
+    sd.instances_per_invocation = 32;
+    CHECK_EQ_INT(gpuskin_cmd_skin(w.crowd, cmd, &sd), GPUSKIN_ERROR_INVALID_ARGUMENT);
+    sd.instances_per_invocation = 0x80000000u;
     CHECK_EQ_INT(gpuskin_cmd_skin(w.crowd, cmd, &sd), GPUSKIN_ERROR_INVALID_ARGUMENT);
     sd.instances_per_invocation = 0;
     sd.output = 0;
