@@ -5336,9 +5336,10 @@ GPUSKIN__VK_STATIC_ASSERT(sizeof(gpuskin__vk_draw_push) == 104 && sizeof(gpuskin
 /* Instances an invocation, by the dispatch's vertex-instances (measured on an
    H200: BENCHMARKS.md): below TWO 1, below FOUR 2, else 4, where 4 would leave
    too few invocations to fill that GPU (2 ran 10-28 % faster than 4 at 0.2 M,
-   1 26-52 % at 13-105 K; the general kernel gained 2-20 % and 15-64 %); a specialised kernel takes
-   8 from SOME and 16 from MANY (below 3 x 2^20 the measured sizes did not all
-   gain from 8, e.g. 0.2 M ran 26 % slower). The general kernel takes at most 4. */
+   1 26-52 % at 13-105 K; the general kernel 2-20 % and 15-63 %); a specialised
+   kernel takes 8 from SOME and 16 from MANY (below 3 x 2^20 the measured sizes
+   did not all gain from 8, e.g. 0.2 M ran 26 % slower). The general kernel
+   takes at most 4. */
 #define GPUSKIN__VK_MANY_PER_INVOCATION_FROM (1ull << 23)
 #define GPUSKIN__VK_SOME_PER_INVOCATION_FROM (3ull << 20)
 #define GPUSKIN__VK_FOUR_PER_INVOCATION_FROM (1ull << 18)

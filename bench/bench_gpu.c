@@ -2,6 +2,7 @@
 
    usage: bench_gpu [--quick] [--csv PATH] [--reps N] [--model PATH.glb] [--max-instances N] [--compute-only]
                     [--sets 1|2] [--mixed-run N] [--scattered-joints] [--counts N,N,...]
+                   [--per-invocation 1|2|4|8|16] [--busy N]
 
    One run, on the device vk_setup.h's rules pick (GPUSKIN_DEVICE=<name part>, else
    the first discrete GPU), with no validation layer:
@@ -42,6 +43,12 @@
    --counts N,N,...: the compute section's instance counts (up to 8) instead of
    1, 64, 1,024 and 16,384, for both meshes (e.g. to find where 8 instances an
    invocation start to beat 4); --quick keeps its own (1 and 3).
+   --per-invocation N: the instances an invocation of the "N/inv" rows (the crowd's
+   specialised kernel with that count forced; default 8); given, also a "general
+   N/inv" row (the general kernel with that count).
+   --busy N (0-64): each repetition of a compute row runs N fills of the ceiling's
+   1 GiB first, in the same submission, so that small dispatches are timed on a
+   busy GPU, at the clock a renderer's frame would keep (default 0).
    Ends "N passed, N failed". */
 #define _POSIX_C_SOURCE 200809L
 #include <volk.h>
@@ -408,6 +415,13 @@ static void *paired_ref;
 static stats paired;
 static void fill_body(VkCommandBuffer cmd, void *user);
 
+/* --busy N: every repetition of a compute row first runs N fills of the ceiling's
+   buffer in its submission (about N x 0.25 ms on an H200). A row of small
+   dispatches otherwise leaves the GPU idle most of the time, and its driver then
+   lowers the SM clock (on an H200, 2026-12-04 20:28 UTC, to 345-990 MHz, reason
+   "idle"), which a renderer that keeps the GPU busy would not see. */
+static int busy_fills;
+
 /* Median seconds of `body` over `reps` submissions (plus two warm-ups). The first
    timestamp is written once everything before it (prep) has completed (bottom of
    pipe), the second once body has. */
@@ -422,6 +436,12 @@ static stats gpu_time(record_fn prep, record_fn body, void *user, int want_stats
         vkCmdResetQueryPool(cmd, ts_pool, 0, 4);
         if (want_stats && have_stats) vkCmdResetQueryPool(cmd, stats_pool, 0, 1);
         if (paired_ref) { /* the reference, then a barrier: prep and body start after it */
+            int k;
+            for (k = 0; k < busy_fills; ++k) {
+                fill_body(cmd, paired_ref);
+                barrier(cmd, VK_PIPELINE_STAGE_COMPUTE_SHADER_BIT, VK_ACCESS_SHADER_WRITE_BIT,
+                        VK_PIPELINE_STAGE_COMPUTE_SHADER_BIT, VK_ACCESS_SHADER_WRITE_BIT);
+            }
             vkCmdWriteTimestamp(cmd, VK_PIPELINE_STAGE_BOTTOM_OF_PIPE_BIT, ts_pool, 2);
             fill_body(cmd, paired_ref);
             vkCmdWriteTimestamp(cmd, VK_PIPELINE_STAGE_BOTTOM_OF_PIPE_BIT, ts_pool, 3);
@@ -1048,6 +1068,38 @@ static void skin_body(VkCommandBuffer cmd, void *user)
     }
 }
 
+/* --per-invocation: the count of the "N/inv" rows; given, the general kernel
+   gets such a row too. */
+static uint32_t forced_per_invocation = 8;
+static int general_forced;
+
+/* A fill of as many 24-byte records as the rows below write for n instances (a
+   vec4 and a vec2 store each, nothing computed): what a dispatch of that size
+   reaches at all (launch, ramp-up, the last partial wave), beside the ceiling. */
+static void same_bytes_fill(const mesh *m, uint32_t n)
+{
+    fill_job f = ceiling_job;
+    const uint64_t records = (uint64_t)m->s.vertex_count * n;
+    double bps;
+    float v[6];
+    stats s;
+    char what[128];
+    if (records * 24u > (uint64_t)ceiling_job.count * 16u) return;
+    f.mode = 3;
+    f.count = (uint32_t)records;
+    paired_ref = &ceiling_job; /* for --busy's fills; its ratio is not reported */
+    s = gpu_time(fill_prep, fill_body, &f, 0);
+    paired_ref = NULL;
+    readback(&f.buf, (VkDeviceSize)(f.count - 1u) * 24u, 24, v);
+    snprintf(what, sizeof what, "%s x%u: the fill of the same bytes wrote its last record", m->name, n);
+    check(v[0] == (float)(f.count - 1u) && v[5] == 2.0f, what);
+    bps = (double)records * 24.0 / s.median;
+    snprintf(what, sizeof what, "%s fill (same bytes) x%u", m->name, n);
+    csv_row("skin-compute-fill", what, (double)records, s, bps / ceiling_bps, "fraction of write ceiling");
+    printf("%-13s %9u %10.3f %12s %10.1f %8.0f%%\n", "fill, same B", n, s.median * 1e3, "", bps / 1e9,
+           100.0 * bps / ceiling_bps);
+}
+
 static void bench_compute_mesh(mesh *m, const uint32_t *counts, int ncounts)
 {
     int ci, kind;
@@ -1061,6 +1113,7 @@ static void bench_compute_mesh(mesh *m, const uint32_t *counts, int ncounts)
         for (kind = 0; kind < M_COUNT; ++kind) {
             const uint32_t n = counts[ci];
             if (n > max_instances) continue;
+            if (kind == 0) same_bytes_fill(m, n);
             const VkDeviceSize per = (VkDeviceSize)m->s.vertex_count * 24u;
             VkDeviceSize cap = quick ? ((VkDeviceSize)64 << 20) : ((VkDeviceSize)3 << 29); /* 1.5 GiB */
             crowd cw;
@@ -1087,19 +1140,22 @@ static void bench_compute_mesh(mesh *m, const uint32_t *counts, int ncounts)
                (gpuskin_cmd_skin: LBS, rigid DQS, DQS with the residual: that blend
                only; mixed LBS + rigid DQS: both, without the residual's); the same
                crowd is also timed with the general kernel and with 8 instances an
-               invocation (the automatic count is 4 on small dispatches, 16 on big
-               ones), for ratios within this run; an LBS
-               crowd also with positions only out (12-byte records). */
-            for (var = 0; var < (kind == M_LBS ? 4 : 3); ++var) {
+               invocation or --per-invocation's count (the automatic count is 1, 2
+               or 4 on small dispatches, 8 or 16 on big ones), for ratios within
+               this run; an LBS crowd also with positions only out (12-byte
+               records). */
+            for (var = 0; var < 5; ++var) {
             const int floats = var == 3 ? 3 : 6;
+            if ((var == 3 && kind != M_LBS) || (var == 4 && !general_forced)) continue;
             const VkDeviceSize per_out = (VkDeviceSize)m->s.vertex_count * 4u * (VkDeviceSize)floats;
-            j.kernel_flags = var == 1 ? GPUSKIN_KERNEL_ANY_METHOD : 0u;
-            j.per_invocation = var == 2 ? 8u : 0u;
+            j.kernel_flags = var == 1 || var == 4 ? GPUSKIN_KERNEL_ANY_METHOD : 0u;
+            j.per_invocation = var == 2 || var == 4 ? forced_per_invocation : 0u;
             j.output_flags = var == 3 ? 0u : GPUSKIN_OUTPUT_NORMALS;
             if (var == 0) snprintf(label, sizeof label, "%s", method_name[kind]);
             if (var == 1) snprintf(label, sizeof label, "%s general", method_name[kind]);
             if (var == 2) snprintf(label, sizeof label, "%s %u/inv", method_name[kind], j.per_invocation);
             if (var == 3) snprintf(label, sizeof label, "%s pos only", method_name[kind]);
+            if (var == 4) snprintf(label, sizeof label, "%s general %u/inv", method_name[kind], j.per_invocation);
             dp = dn = 0.0;
                 paired_ref = &ceiling_job;
                 s = gpu_time(skin_prep, skin_body, &j, 0);
@@ -1418,6 +1474,11 @@ int main(int argc, char **argv)
             mixed_run = (uint32_t)atoi(argv[++i]);
         else if (!strcmp(argv[i], "--sets") && i + 1 < argc && (atoi(argv[i + 1]) == 1 || atoi(argv[i + 1]) == 2))
             sets = (uint32_t)atoi(argv[++i]);
+        else if (!strcmp(argv[i], "--busy") && i + 1 < argc && atoi(argv[i + 1]) >= 0 && atoi(argv[i + 1]) <= 64)
+            busy_fills = atoi(argv[++i]);
+        else if (!strcmp(argv[i], "--per-invocation") && i + 1 < argc && atoi(argv[i + 1]) >= 1 &&
+                 atoi(argv[i + 1]) <= 16 && !(atoi(argv[i + 1]) & (atoi(argv[i + 1]) - 1)))
+            forced_per_invocation = (uint32_t)atoi(argv[++i]), general_forced = 1;
         else if (!strcmp(argv[i], "--counts") && i + 1 < argc) {
             const char *c = argv[++i];
             nfull = 0;
@@ -1435,7 +1496,8 @@ int main(int argc, char **argv)
         } else {
             fprintf(stderr,
                     "usage: %s [--quick] [--csv PATH] [--reps N] [--model PATH.glb] [--max-instances N] [--compute-only]"
-                    " [--sets 1|2] [--mixed-run N] [--scattered-joints] [--counts N,N,...]\n",
+                    " [--sets 1|2] [--mixed-run N] [--scattered-joints] [--counts N,N,...]"
+                    " [--per-invocation 1|2|4|8|16] [--busy N]\n",
                     argv[0]);
             return 2;
         }

@@ -37,7 +37,7 @@ for round in $(seq 1 "$ROUNDS"); do
         echo "=== round $round, $v ($(date -u +%H:%M:%S))" | tee -a "$W/h2h_summary.txt"
         timeout 150 "$b" --compute-only --reps 20 ${H2H_ARGS:-} --csv "$W/h2h_${v}_${round}.csv" >"$W/h2h_${v}_${round}.log" 2>&1
         echo "    rc=$?" | tee -a "$W/h2h_summary.txt"
-        grep -E '^(Write-bandwidth|Compute skinning|LBS|DQS|mixed|FAIL|[0-9]+ passed)' "$W/h2h_${v}_${round}.log" |
+        grep -E '^(Write-bandwidth|Compute skinning|LBS|DQS|mixed|fill, same B|FAIL|[0-9]+ passed)' "$W/h2h_${v}_${round}.log" |
             tee -a "$W/h2h_summary.txt"
     done
 done
