@@ -1,10 +1,12 @@
 #!/usr/bin/env python3
-"""Ratios of bench_gpu compute rows in one run (G vertex-instances/s).
+"""bench/h2h_ratios.py - ratios of bench_gpu's compute rows (G vertex-instances/s)
+from an unpacked h2h.tgz of bench/run_h200_kernels.sh, medians over its rounds
+(the h2h_V_R.csv files).
 
-usage: ratios.py FOLDER_OF_UNPACKED_H2H spec N   -- the "X N/inv" rows against "X" (the automatic count)
-       ratios.py FOLDER gen N                     -- "X general N/inv" against "X general" (4 an invocation)
-       ratios.py FOLDER ab                        -- two binaries' rows, b over a
-Medians over the rounds (h2h_V_R.csv files)."""
+usage: python3 bench/h2h_ratios.py DIR ab      two binaries' rows, b over a
+       python3 bench/h2h_ratios.py DIR spec N  the "X N/inv" rows over "X" (the automatic count)
+       python3 bench/h2h_ratios.py DIR gen N   "X general N/inv" over "X general"
+"""
 import sys, glob, re, collections, statistics
 
 def load(path):
