@@ -131,7 +131,8 @@ typedef enum gpuskin_result {
     GPUSKIN_ERROR_INVALID_STRIDE,       /* a stream stride is smaller than its element */
     GPUSKIN_ERROR_JOINT_OUT_OF_RANGE,   /* a weighted influence names joint >= joint_count */
     GPUSKIN_ERROR_INVALID_WEIGHT,       /* a weight is NaN, infinite or negative */
-    GPUSKIN_ERROR_NON_FINITE,           /* a matrix, TRS or vertex holds NaN or infinity */
+    GPUSKIN_ERROR_NON_FINITE,           /* a matrix, TRS or vertex holds NaN or infinity, or finite
+                                           inputs gave a result beyond float's range (CPU paths) */
     GPUSKIN_ERROR_PALETTE_SIZE,         /* palette joint count != skeleton/mesh joint count */
     GPUSKIN_ERROR_PARENT_OUT_OF_RANGE,  /* parent index >= joint count (or < -1) */
     GPUSKIN_ERROR_PARENT_CYCLE,         /* the parent links form a cycle */
@@ -359,7 +360,11 @@ GPUSKIN_API gpuskin_result gpuskin_streams_validate(const gpuskin_vertex_streams
    blend, by the same operations: the same values). It follows the GLSL's matrix
    path (gpuskin_skin_transform, then gpuskin_skin_point / _normal / _tangent);
    the compute kernels apply a DQS instance's blend without building its matrix
-   (gpuskin_dq_point / _normal / _tangent): a few ulp apart. */
+   (gpuskin_dq_point / _normal / _tangent): a few ulp apart. Finite inputs can
+   still overflow (a palette entry of 1e30 times a position of 1e10): the first
+   vertex with a non-finite output stops it with GPUSKIN_ERROR_NON_FINITE and
+   that vertex's index (the outputs from it on are unspecified). The GPU kernels
+   cannot report that; they write what the float maths gives, inf or NaN. */
 typedef struct gpuskin_cpu_skin_desc {
     gpuskin_vertex_streams streams;   /* the bind pose */
     uint32_t joint_count;             /* the mesh's joint count: every weighted joint is below it */
@@ -439,11 +444,14 @@ GPUSKIN_API gpuskin_result gpuskin_clip_sample(const gpuskin_clip *clip, const g
 
 /* Rotation-correct blend of two local poses: slerp (shortest arc) of rotations,
    lerp of translations and scales. t = 0 gives a, 1 gives b. Does not shrink a joint
-   when the poses disagree by a large rotation. */
+   when the poses disagree by a large rotation. GPUSKIN_ERROR_NON_FINITE when a or b
+   holds NaN or infinity (nothing written), or when a result leaves float's range
+   (finite values far apart, or t far outside [0, 1]; out is then partly written). */
 GPUSKIN_API gpuskin_result gpuskin_pose_blend(const gpuskin_trs *a, const gpuskin_trs *b, uint32_t joint_count,
                                               float t, gpuskin_trs *out);
 /* Component-wise lerp of two palettes (matrix blend, as many engines do; kept for
-   parity). A large rotation between a and b shrinks the result: see README. */
+   parity). A large rotation between a and b shrinks the result: see README. Errors
+   as gpuskin_pose_blend's. */
 GPUSKIN_API gpuskin_result gpuskin_palette_lerp(const gpuskin_mat4 *a, const gpuskin_mat4 *b, uint32_t joint_count,
                                                 float t, gpuskin_mat4 *out);
 
@@ -770,7 +778,7 @@ GPUSKIN_API const char *gpuskin_result_string(gpuskin_result result)
     case GPUSKIN_ERROR_INVALID_STRIDE: return "a stream stride is smaller than its element";
     case GPUSKIN_ERROR_JOINT_OUT_OF_RANGE: return "a weighted influence names a joint index >= the joint count";
     case GPUSKIN_ERROR_INVALID_WEIGHT: return "a weight is NaN, infinite or negative (or the weights sum to infinity)";
-    case GPUSKIN_ERROR_NON_FINITE: return "a matrix, transform or vertex contains NaN or infinity";
+    case GPUSKIN_ERROR_NON_FINITE: return "a matrix, transform or vertex contains NaN or infinity, or a result overflowed";
     case GPUSKIN_ERROR_PALETTE_SIZE: return "the palette's joint count differs from the mesh's joint count";
     case GPUSKIN_ERROR_PARENT_OUT_OF_RANGE: return "a joint's parent index is out of range";
     case GPUSKIN_ERROR_PARENT_CYCLE: return "the joint parent links form a cycle";
@@ -1702,7 +1710,7 @@ GPUSKIN_API gpuskin_result gpuskin_skin_cpu(const gpuskin_cpu_skin_desc *desc)
 {
     const gpuskin_vertex_streams *s;
     uint32_t method, k;
-    int residual, do_normals, do_tangents;
+    int residual, do_normals, do_tangents, bad;
     size_t v;
     if (!desc) return GPUSKIN_ERROR_NULL_ARGUMENT;
     if (desc->out_error_index) *desc->out_error_index = 0;
@@ -1738,15 +1746,22 @@ GPUSKIN_API gpuskin_result gpuskin_skin_cpu(const gpuskin_cpu_skin_desc *desc)
         gpuskin__read_floats(&s->positions, v, 12, p, 3);
         for (row = 0; row < 3; ++row) o[row] = b.r[row][0] * p[0] + b.r[row][1] * p[1] + b.r[row][2] * p[2] + b.r[row][3];
         gpuskin__write_floats(&desc->out_positions, v, 12, o, 3);
+        bad = !gpuskin__all_finite(o, 3);
         if (do_normals) {
             gpuskin__read_floats(&s->normals, v, 12, n, 3);
             gpuskin__skin_normal(&b, n, o);
             gpuskin__write_floats(&desc->out_normals, v, 12, o, 3);
+            bad |= !gpuskin__all_finite(o, 3);
         }
         if (do_tangents) {
             gpuskin__read_floats(&s->tangents, v, 16, t, 4);
             gpuskin__skin_tangent(&b, t, o);
             gpuskin__write_floats(&desc->out_tangents, v, 16, o, 4);
+            bad |= !gpuskin__all_finite(o, 4);
+        }
+        if (bad) { /* finite inputs whose products leave float's range (GPUSKIN_ERROR_NON_FINITE's note) */
+            if (desc->out_error_index) *desc->out_error_index = v;
+            return GPUSKIN_ERROR_NON_FINITE;
         }
     }
     return GPUSKIN_SUCCESS;
@@ -1901,6 +1916,8 @@ GPUSKIN_API gpuskin_result gpuskin_pose_blend(const gpuskin_trs *a, const gpuski
     if (!a || !b || !out) return GPUSKIN_ERROR_NULL_ARGUMENT;
     if (joint_count == 0) return GPUSKIN_ERROR_INVALID_COUNT;
     if (!gpuskin__finite(t)) return GPUSKIN_ERROR_INVALID_ARGUMENT;
+    for (j = 0; j < joint_count; ++j) /* all checked before any is written */
+        if (!gpuskin__trs_finite(&a[j]) || !gpuskin__trs_finite(&b[j])) return GPUSKIN_ERROR_NON_FINITE;
     for (j = 0; j < joint_count; ++j) {
         gpuskin_trs r;
         r.translation.x = a[j].translation.x + (b[j].translation.x - a[j].translation.x) * t;
@@ -1911,6 +1928,8 @@ GPUSKIN_API gpuskin_result gpuskin_pose_blend(const gpuskin_trs *a, const gpuski
         r.scale.z = a[j].scale.z + (b[j].scale.z - a[j].scale.z) * t;
         r.rotation = gpuskin_quat_slerp(a[j].rotation, b[j].rotation, t);
         out[j] = r;
+        /* finite inputs far apart, or a t far outside [0, 1], can leave float's range */
+        if (!gpuskin__trs_finite(&r)) return GPUSKIN_ERROR_NON_FINITE;
     }
     return GPUSKIN_SUCCESS;
 }
@@ -1923,8 +1942,12 @@ GPUSKIN_API gpuskin_result gpuskin_palette_lerp(const gpuskin_mat4 *a, const gpu
     if (!a || !b || !out) return GPUSKIN_ERROR_NULL_ARGUMENT;
     if (joint_count == 0) return GPUSKIN_ERROR_INVALID_COUNT;
     if (!gpuskin__finite(t)) return GPUSKIN_ERROR_INVALID_ARGUMENT;
-    for (j = 0; j < joint_count; ++j)
+    for (j = 0; j < joint_count; ++j) /* all checked before any is written */
+        if (!gpuskin_mat4_is_finite(&a[j]) || !gpuskin_mat4_is_finite(&b[j])) return GPUSKIN_ERROR_NON_FINITE;
+    for (j = 0; j < joint_count; ++j) {
         for (e = 0; e < 16; ++e) out[j].m[e] = a[j].m[e] + (b[j].m[e] - a[j].m[e]) * t;
+        if (!gpuskin_mat4_is_finite(&out[j])) return GPUSKIN_ERROR_NON_FINITE; /* as in gpuskin_pose_blend */
+    }
     return GPUSKIN_SUCCESS;
 }
 
@@ -4303,13 +4326,16 @@ GPUSKIN__FAST_TARGET_AVX2 GPUSKIN__FAST_INLINE_AVX2 void gpuskin__fast_store3x8(
 
 /* 1/sqrt(x) for x >= 1e-36: the hardware estimate (12 bits) and one Newton step
    (~23 bits), instead of a square root and a division; the few ulps it leaves are
-   within what this form already differs from the oracle by. */
+   within what this form already differs from the oracle by. For x = inf (a vector
+   longer than ~1.8e19, squared) 0, as the oracle's 1 / sqrt(x), where the Newton
+   step would make inf x 0 = NaN. */
 GPUSKIN__FAST_TARGET_AVX2 GPUSKIN__FAST_INLINE_AVX2 __m256 gpuskin__fast_rsqrt8(__m256 x)
 {
-    const __m256 r = _mm256_rsqrt_ps(x);
+    const __m256 r = _mm256_rsqrt_ps(x), inf = _mm256_castsi256_ps(_mm256_set1_epi32(0x7F800000));
     /* r (1.5 - 0.5 x r^2) */
-    return _mm256_mul_ps(_mm256_mul_ps(_mm256_set1_ps(0.5f), r),
-                         _mm256_fnmadd_ps(_mm256_mul_ps(x, r), r, _mm256_set1_ps(3.0f)));
+    return _mm256_andnot_ps(_mm256_cmp_ps(x, inf, _CMP_EQ_OQ),
+                            _mm256_mul_ps(_mm256_mul_ps(_mm256_set1_ps(0.5f), r),
+                                          _mm256_fnmadd_ps(_mm256_mul_ps(x, r), r, _mm256_set1_ps(3.0f))));
 }
 
 /* What gpuskin__fast_apply8 and gpuskin__fast_apply16 compute alike, written
@@ -4665,12 +4691,13 @@ GPUSKIN__FAST_TARGET_AVX512 GPUSKIN__FAST_INLINE_AVX2 __m512 gpuskin__fast_xor16
     return _mm512_castsi512_ps(_mm512_xor_si512(_mm512_castps_si512(a), _mm512_castps_si512(b)));
 }
 
-/* gpuskin__fast_rsqrt8 with the 14-bit estimate. */
+/* gpuskin__fast_rsqrt8 with the 14-bit estimate (0 for x = inf too). */
 GPUSKIN__FAST_TARGET_AVX512 GPUSKIN__FAST_INLINE_AVX2 __m512 gpuskin__fast_rsqrt16(__m512 x)
 {
-    const __m512 r = _mm512_rsqrt14_ps(x);
-    return _mm512_mul_ps(_mm512_mul_ps(_mm512_set1_ps(0.5f), r),
-                         _mm512_fnmadd_ps(_mm512_mul_ps(x, r), r, _mm512_set1_ps(3.0f)));
+    const __m512 r = _mm512_rsqrt14_ps(x), inf = _mm512_castsi512_ps(_mm512_set1_epi32(0x7F800000));
+    return _mm512_maskz_mov_ps(_mm512_cmp_ps_mask(x, inf, _CMP_NEQ_UQ),
+                               _mm512_mul_ps(_mm512_mul_ps(_mm512_set1_ps(0.5f), r),
+                                             _mm512_fnmadd_ps(_mm512_mul_ps(x, r), r, _mm512_set1_ps(3.0f))));
 }
 
 /* gpuskin__fast_apply8 for sixteen vertices, without tangents. */
@@ -4870,13 +4897,14 @@ static void gpuskin__fast_tail(const gpuskin__fast_skin *f, size_t v0)
 #ifdef GPUSKIN__FAST_AVX2
 /* The packed cases of the level-1 scans below, 256 bits a load; each returns how
    many elements it covered (whole iterations), the SSE2 loops do the rest. */
-GPUSKIN__FAST_TARGET_AVX2 static size_t gpuskin__fast_scan_floats8(const float *p, size_t nf, __m128 *acc)
+GPUSKIN__FAST_TARGET_AVX2 static size_t gpuskin__fast_scan_floats8(const float *p, size_t nf, float big, __m128 *acc)
 {
+    const __m256 k = _mm256_set1_ps(big);
     __m256 a = _mm256_setzero_ps();
     size_t i;
     for (i = 0; i + 32 <= nf; i += 32) {
-        const __m256 x0 = _mm256_loadu_ps(p + i), x1 = _mm256_loadu_ps(p + i + 8);
-        const __m256 x2 = _mm256_loadu_ps(p + i + 16), x3 = _mm256_loadu_ps(p + i + 24);
+        const __m256 x0 = _mm256_mul_ps(_mm256_loadu_ps(p + i), k), x1 = _mm256_mul_ps(_mm256_loadu_ps(p + i + 8), k);
+        const __m256 x2 = _mm256_mul_ps(_mm256_loadu_ps(p + i + 16), k), x3 = _mm256_mul_ps(_mm256_loadu_ps(p + i + 24), k);
         a = _mm256_or_ps(a, _mm256_or_ps(_mm256_or_ps(_mm256_sub_ps(x0, x0), _mm256_sub_ps(x1, x1)),
                                          _mm256_or_ps(_mm256_sub_ps(x2, x2), _mm256_sub_ps(x3, x3))));
     }
@@ -4917,11 +4945,26 @@ GPUSKIN__FAST_TARGET_AVX2 static size_t gpuskin__fast_scan_joints16_8(const char
 }
 #endif
 
-/* x - x of `count` float[elem] elements from v0, OR'ed into *acc (0 bits while all
-   are finite). Packed streams are scanned as one float array. */
+/* When the fast path need not check its outputs. LBS with every palette entry's 3x3
+   part within 2^20 and its translation within 2^60, positions within 2^40, and
+   normals and tangents within 2^16 cannot overflow, intermediates included (weights
+   are renormalised, so a blended entry is no larger than the largest): a position
+   is at most 3 x 2^60 + 2^60, a cofactor 2^41, the determinant 2^63, a normal
+   before normalising 3 x 2^57 (its squared length 2^119), a tangent 3 x 2^36; float
+   holds up to 2^128. The validation scan flags larger inputs (x * 2^(128 - bits)
+   overflows exactly when |x| reaches 2^bits), and larger palette entries fail the
+   test below; DQS, whose blend divides by a length, always checks. */
+#define GPUSKIN__FAST_BIG_POSITION 3.0948501e26f  /* 2^88: flags |x| >= 2^40 */
+#define GPUSKIN__FAST_BIG_DIRECTION 5.1922969e33f /* 2^112: flags |x| >= 2^16 */
+/* y - y with y = x * big of `count` float[elem] elements from v0, OR'ed into *acc
+   (0 bits while all are finite). x * big overflows for |x| above 2^128 / big, so
+   a value that large is flagged too, as "suspect": the validator then finds it
+   finite, and the caller learns that the inputs are large (see
+   GPUSKIN__FAST_BIG_POSITION). Packed streams are scanned as one float array. */
 static void gpuskin__fast_scan_floats(const char *base, size_t stride, size_t elem, size_t v0, size_t count, size_t n,
-                                      int avx2, __m128 *acc)
+                                      int avx2, float big, __m128 *acc)
 {
+    const __m128 k = _mm_set1_ps(big);
     __m128 a = *acc;
     size_t i = 0;
     if (stride == elem * 4) {
@@ -4929,31 +4972,33 @@ static void gpuskin__fast_scan_floats(const char *base, size_t stride, size_t el
         size_t nf = count * elem;
         float tail[4] = {0.0f, 0.0f, 0.0f, 0.0f};
 #ifdef GPUSKIN__FAST_AVX2
-        if (avx2) i = gpuskin__fast_scan_floats8(p, nf, &a);
+        if (avx2) i = gpuskin__fast_scan_floats8(p, nf, big, &a);
 #else
         (void)avx2;
 #endif
         for (; i + 16 <= nf; i += 16) { /* four vectors an iteration: the loop costs less than the work */
-            const __m128 x0 = _mm_loadu_ps(p + i), x1 = _mm_loadu_ps(p + i + 4);
-            const __m128 x2 = _mm_loadu_ps(p + i + 8), x3 = _mm_loadu_ps(p + i + 12);
+            const __m128 x0 = _mm_mul_ps(_mm_loadu_ps(p + i), k), x1 = _mm_mul_ps(_mm_loadu_ps(p + i + 4), k);
+            const __m128 x2 = _mm_mul_ps(_mm_loadu_ps(p + i + 8), k), x3 = _mm_mul_ps(_mm_loadu_ps(p + i + 12), k);
             a = _mm_or_ps(a, _mm_or_ps(_mm_or_ps(_mm_sub_ps(x0, x0), _mm_sub_ps(x1, x1)),
                                        _mm_or_ps(_mm_sub_ps(x2, x2), _mm_sub_ps(x3, x3))));
         }
         for (; i + 4 <= nf; i += 4) {
-            const __m128 x = _mm_loadu_ps(p + i);
+            const __m128 x = _mm_mul_ps(_mm_loadu_ps(p + i), k);
             a = _mm_or_ps(a, _mm_sub_ps(x, x));
         }
         if (i < nf) {
+            __m128 x;
             memcpy(tail, p + i, (nf - i) * sizeof(float));
-            a = _mm_or_ps(a, _mm_sub_ps(_mm_loadu_ps(tail), _mm_loadu_ps(tail)));
+            x = _mm_mul_ps(_mm_loadu_ps(tail), k);
+            a = _mm_or_ps(a, _mm_sub_ps(x, x));
         }
     } else {
         /* float[3] loads may carry a neighbour's 4th float: mask it off */
         const __m128 keep = elem == 4 ? _mm_castsi128_ps(_mm_set1_epi32(-1)) : _mm_castsi128_ps(_mm_set_epi32(0, -1, -1, -1));
         for (i = 0; i < count; ++i) {
             const size_t v = v0 + i;
-            const __m128 x = elem == 4 ? _mm_loadu_ps((const float *)(const void *)(base + v * stride))
-                                       : gpuskin__fast_load3(base, stride, v, n);
+            const __m128 x = _mm_mul_ps(elem == 4 ? _mm_loadu_ps((const float *)(const void *)(base + v * stride))
+                                                  : gpuskin__fast_load3(base, stride, v, n), k);
             a = _mm_or_ps(a, _mm_and_ps(keep, _mm_sub_ps(x, x)));
         }
     }
@@ -5025,9 +5070,11 @@ static int gpuskin__fast_block_suspect(const gpuskin__fast_skin *f, const gpuski
     __m128i bad = _mm_setzero_si128();
     size_t i;
     uint32_t set;
-    gpuskin__fast_scan_floats(f->pos, f->pos_s, 3, v0, count, f->n, f->avx2, &fin);
-    if (s->normals.data) gpuskin__fast_scan_floats(f->nrm, f->nrm_s, 3, v0, count, f->n, f->avx2, &fin);
-    if (s->tangents.data) gpuskin__fast_scan_floats(f->tan, f->tan_s, 4, v0, count, f->n, f->avx2, &fin);
+    gpuskin__fast_scan_floats(f->pos, f->pos_s, 3, v0, count, f->n, f->avx2, GPUSKIN__FAST_BIG_POSITION, &fin);
+    if (s->normals.data)
+        gpuskin__fast_scan_floats(f->nrm, f->nrm_s, 3, v0, count, f->n, f->avx2, GPUSKIN__FAST_BIG_DIRECTION, &fin);
+    if (s->tangents.data)
+        gpuskin__fast_scan_floats(f->tan, f->tan_s, 4, v0, count, f->n, f->avx2, GPUSKIN__FAST_BIG_DIRECTION, &fin);
     for (set = 0; set < f->sets; ++set) {
         if (!precise) {
             gpuskin__fast_scan_influences(f, set, v0, count, &bad);
@@ -5053,7 +5100,8 @@ static int gpuskin__fast_block_suspect(const gpuskin__fast_skin *f, const gpuski
    oracle's own validator on any vertex still suspicious (level 3), which gives the
    code. The first vertex that fails level 3 is the oracle's first bad vertex,
    since levels 1 and 2 can only over-report. */
-static gpuskin_result gpuskin__fast_validate(const gpuskin__fast_skin *f, const gpuskin_vertex_streams *s, size_t *out_bad)
+static gpuskin_result gpuskin__fast_validate(const gpuskin__fast_skin *f, const gpuskin_vertex_streams *s, size_t *out_bad,
+                                             int *out_large)
 {
     const size_t block = 256;
     size_t b;
@@ -5079,9 +5127,89 @@ static gpuskin_result gpuskin__fast_validate(const gpuskin__fast_skin *f, const 
                 if (out_bad) *out_bad = v;
                 return r;
             }
+            *out_large = 1; /* valid but suspect: large values (or a level-2 false alarm) */
         }
     }
     return GPUSKIN_SUCCESS;
+}
+
+static int gpuskin__fast_lbs_small(const float *lbs, uint32_t joints)
+{
+    size_t i;
+    for (i = 0; i < (size_t)joints * 12; ++i) {
+        const float x = lbs[i] < 0.0f ? -lbs[i] : lbs[i];
+        if (!(x <= ((i & 3) == 3 ? 1.1529215e18f : 1048576.0f))) return 0; /* 2^60, 2^20 */
+    }
+    return 1;
+}
+
+/* The oracle's last check, made after the fact. Finite inputs can still overflow
+   (a palette entry of 1e30 times a position of 1e10); the oracle stops at the
+   first vertex with a non-finite output, and the same index must come back here.
+   A packed stream is scanned as one array of floats, as wide as the CPU allows
+   (x - x is 0 only for finite x): how many of its first floats are known finite.
+   It runs for DQS and for LBS with large inputs only (GPUSKIN__FAST_BIG_POSITION):
+   run every time, at 128 bits, it cost the LBS form ~8 % locally; hence also the
+   wider forms. */
+#define GPUSKIN__FAST_FINITE_PREFIX(name, target, V, width, load, sub, add, all_zero)                               \
+    target static size_t name(const float *x, size_t floats)                                                       \
+    {                                                                                                              \
+        size_t i;                                                                                                  \
+        for (i = 0; i + 4 * (width) <= floats; i += 4 * (width)) {                                                 \
+            const V a0 = load(x + i), a1 = load(x + i + (width)), a2 = load(x + i + 2 * (width));                   \
+            const V a3 = load(x + i + 3 * (width));                                                                \
+            const V z = add(add(sub(a0, a0), sub(a1, a1)), add(sub(a2, a2), sub(a3, a3)));                         \
+            if (!all_zero(z)) break;                                                                               \
+        }                                                                                                          \
+        return i;                                                                                                  \
+    }
+#define GPUSKIN__FAST_ALL_ZERO4(z) (_mm_movemask_ps(_mm_cmpeq_ps((z), _mm_setzero_ps())) == 0xF)
+GPUSKIN__FAST_FINITE_PREFIX(gpuskin__fast_finite_prefix4, , __m128, 4, _mm_loadu_ps, _mm_sub_ps, _mm_add_ps,
+                            GPUSKIN__FAST_ALL_ZERO4)
+#ifdef GPUSKIN__FAST_AVX2
+#define GPUSKIN__FAST_ALL_ZERO8(z) (_mm256_movemask_ps(_mm256_cmp_ps((z), _mm256_setzero_ps(), _CMP_EQ_OQ)) == 0xFF)
+GPUSKIN__FAST_FINITE_PREFIX(gpuskin__fast_finite_prefix8, GPUSKIN__FAST_TARGET_AVX2, __m256, 8, _mm256_loadu_ps,
+                            _mm256_sub_ps, _mm256_add_ps, GPUSKIN__FAST_ALL_ZERO8)
+#endif
+#ifdef GPUSKIN__FAST_AVX512
+#define GPUSKIN__FAST_ALL_ZERO16(z) (_mm512_cmp_ps_mask((z), _mm512_setzero_ps(), _CMP_EQ_OQ) == 0xFFFF)
+GPUSKIN__FAST_FINITE_PREFIX(gpuskin__fast_finite_prefix16, GPUSKIN__FAST_TARGET_AVX512, __m512, 16, _mm512_loadu_ps,
+                            _mm512_sub_ps, _mm512_add_ps, GPUSKIN__FAST_ALL_ZERO16)
+#undef GPUSKIN__FAST_ALL_ZERO16
+#endif
+#ifdef GPUSKIN__FAST_ALL_ZERO8
+#undef GPUSKIN__FAST_ALL_ZERO8
+#endif
+#undef GPUSKIN__FAST_ALL_ZERO4
+#undef GPUSKIN__FAST_FINITE_PREFIX
+
+/* The first of n vertices of an output stream (comps floats at each stride)
+   holding NaN or infinity, or n. */
+static size_t gpuskin__fast_first_non_finite(const gpuskin__fast_skin *f, const char *p, size_t stride, size_t n,
+                                             uint32_t comps)
+{
+    size_t v = 0;
+    (void)f; /* (no wider form in this build) */
+    if (stride == comps * sizeof(float)) {
+        const float *x = (const float *)(const void *)p;
+        size_t known = 0;
+#ifdef GPUSKIN__FAST_AVX512
+        if (f->avx512) known = gpuskin__fast_finite_prefix16(x, n * comps);
+        else
+#endif
+#ifdef GPUSKIN__FAST_AVX2
+        if (f->avx2) known = gpuskin__fast_finite_prefix8(x, n * comps);
+        else
+#endif
+        known = gpuskin__fast_finite_prefix4(x, n * comps);
+        v = known / comps; /* the vertex holding the first float not known finite */
+    }
+    for (; v < n; ++v) { /* a record may sit at any byte: copied out */
+        float x[4];
+        memcpy(x, p + v * stride, comps * sizeof(float));
+        if (!gpuskin__all_finite(x, comps)) return v;
+    }
+    return n;
 }
 
 #endif /* GPUSKIN__FAST_SSE2 */
@@ -5095,6 +5223,7 @@ GPUSKIN_API gpuskin_result gpuskin_skin_cpu_fast(const gpuskin_cpu_skin_desc *de
     gpuskin__fast_skin f;
     uint32_t method, set;
     size_t n, jsize;
+    int large = 0;
     /* Every check of gpuskin_skin_cpu and gpuskin_streams_validate, in their order. */
     if (!desc) return GPUSKIN_ERROR_NULL_ARGUMENT;
     if (desc->out_error_index) *desc->out_error_index = 0;
@@ -5142,7 +5271,7 @@ GPUSKIN_API gpuskin_result gpuskin_skin_cpu_fast(const gpuskin_cpu_skin_desc *de
         f.wgt[set] = set < f.sets ? (const char *)s->weights[set].data : NULL;
         f.wgt_s[set] = s->weights[set].stride ? s->weights[set].stride : 16;
     }
-    GPUSKIN__TRY(gpuskin__fast_validate(&f, s, desc->out_error_index));
+    GPUSKIN__TRY(gpuskin__fast_validate(&f, s, desc->out_error_index, &large));
     f.dqs = method == GPUSKIN_METHOD_DQS;
     if (!f.dqs) {
         GPUSKIN__TRY(gpuskin__check_palette(desc->lbs_palette, desc->joint_count, GPUSKIN_LBS_FLOATS_PER_JOINT));
@@ -5165,6 +5294,16 @@ GPUSKIN_API gpuskin_result gpuskin_skin_cpu_fast(const gpuskin_cpu_skin_desc *de
     if (f.otan) GPUSKIN__TRY(gpuskin__check_stream(f.otan, desc->out_tangents.stride, 16, n));
     gpuskin__fast_groups(&f, 0, n & ~(size_t)3);
     if (n & 3) gpuskin__fast_tail(&f, n & ~(size_t)3);
+    if (f.dqs || large || !gpuskin__fast_lbs_small(f.lbs, f.joint_count)) {
+        /* the oracle's per-vertex output check: the first vertex any stream fails at */
+        size_t bad = gpuskin__fast_first_non_finite(&f, f.opos, f.opos_s, n, 3);
+        if (f.onrm) bad = gpuskin__fast_first_non_finite(&f, f.onrm, f.onrm_s, bad, 3);
+        if (f.otan) bad = gpuskin__fast_first_non_finite(&f, f.otan, f.otan_s, bad, 4);
+        if (bad < n) {
+            if (desc->out_error_index) *desc->out_error_index = bad;
+            return GPUSKIN_ERROR_NON_FINITE;
+        }
+    }
     return GPUSKIN_SUCCESS;
 #endif
 }

@@ -477,6 +477,29 @@ static void test_blend_170_degrees(void) {
     CHECK_EQ_INT(gpuskin_palette_lerp(ma, NULL, 2, 0.5f, ml), GPUSKIN_ERROR_NULL_ARGUMENT);
     CHECK_EQ_INT(gpuskin_palette_lerp(ma, mb, 0, 0.5f, ml), GPUSKIN_ERROR_INVALID_COUNT);
     CHECK_EQ_INT(gpuskin_palette_lerp(ma, mb, 2, INFINITY, ml), GPUSKIN_ERROR_INVALID_ARGUMENT);
+    /* a non-finite input is refused before anything is written; finite inputs whose
+       blend leaves float's range are refused too, never returned as inf or NaN */
+    {
+        gpuskin_trs bad[2], far[2], keep[2];
+        gpuskin_mat4 mbad[2], mfar[2], mkeep[2];
+        memcpy(bad, b, sizeof bad); memcpy(far, b, sizeof far);
+        memcpy(mbad, mb, sizeof mbad); memcpy(mfar, mb, sizeof mfar);
+        bad[1].rotation.z = NAN;
+        mbad[1].m[5] = -INFINITY;
+        memset(o, 0x5A, sizeof(gpuskin_trs) * 2); memcpy(keep, o, sizeof keep);
+        CHECK_EQ_INT(gpuskin_pose_blend(a, bad, 2, 0.5f, o), GPUSKIN_ERROR_NON_FINITE);
+        CHECK(memcmp(keep, o, sizeof keep) == 0);
+        CHECK_EQ_INT(gpuskin_pose_blend(bad, a, 2, 0.5f, o), GPUSKIN_ERROR_NON_FINITE);
+        memset(ml, 0x5A, sizeof(gpuskin_mat4) * 2); memcpy(mkeep, ml, sizeof mkeep);
+        CHECK_EQ_INT(gpuskin_palette_lerp(ma, mbad, 2, 0.5f, ml), GPUSKIN_ERROR_NON_FINITE);
+        CHECK(memcmp(mkeep, ml, sizeof mkeep) == 0);
+        far[1].translation.x = 3e38f; /* a's is 1: (3e38 - 1) x 2 overflows */
+        CHECK_EQ_INT(gpuskin_pose_blend(a, far, 2, 2.0f, o), GPUSKIN_ERROR_NON_FINITE);
+        CHECK_EQ_INT(gpuskin_pose_blend(a, far, 2, 0.5f, o), GPUSKIN_SUCCESS); /* 1.5e38: still a float */
+        mfar[1].m[12] = -3e38f;
+        CHECK_EQ_INT(gpuskin_palette_lerp(ma, mfar, 2, -1.5f, ml), GPUSKIN_ERROR_NON_FINITE);
+        CHECK_EQ_INT(gpuskin_palette_lerp(ma, mfar, 2, 0.5f, ml), GPUSKIN_SUCCESS);
+    }
 }
 
 /* Sampled pose through the skeleton: joint 1 (child of 0) with an animated translation. */

@@ -508,6 +508,355 @@ static void test_exact_allocations(void)
     tf_free_palettes(&p);
 }
 
+/* ---- finite inputs that overflow ------------------------------------------ */
+
+/* Vertex v takes joint 0 alone (weight 1) and sits at (x, 0, 0). */
+static void tf_put_lone(tf_mesh *m, size_t v, float x)
+{
+    uint32_t set;
+    int c;
+    for (set = 0; set < m->lay.sets; ++set)
+        for (c = 0; c < 4; ++c) {
+            tf_put_float(&m->s.weights[set], 16, v, c, set == 0 && c == 0 ? 1.0f : 0.0f);
+            tf_put_joint(m, set, v, c, 0);
+        }
+    tf_put_float(&m->s.positions, 12, v, 0, x);
+    tf_put_float(&m->s.positions, 12, v, 1, 0.0f);
+    tf_put_float(&m->s.positions, 12, v, 2, 0.0f);
+}
+
+/* Every joint rotates and scales by 3. A position of 3e38 then leaves float's
+   range (whatever the rotation, one coordinate of its 9e38 image is at least
+   5.2e38): both paths stop at the first such vertex with GPUSKIN_ERROR_NON_FINITE
+   and its index, never returning success with inf or NaN. 2e37 becomes 6e37,
+   well within float (a quaternion rotation's partial sums reach 4x its input):
+   no false alarm. LBS and DQS with the residual, packed and
+   interleaved streams, 1 and 2 sets, with and without normals and tangents. */
+static void test_overflow_reported(void)
+{
+    static const size_t counts[] = {1, 5, 13, 64, 1023};
+    gpuskin_mat4 mats[6];
+    tf_palettes p;
+    uint32_t j;
+    int variant;
+    p.joints = 6;
+    p.lbs = (float *)malloc(6 * 12 * sizeof(float));
+    p.dq = (float *)malloc(6 * 8 * sizeof(float));
+    p.res = (float *)malloc(6 * 12 * sizeof(float));
+    for (j = 0; j < 6; ++j) {
+        gpuskin_trs t = gpuskin_trs_identity();
+        t.rotation = tf_quat();
+        t.scale.x = t.scale.y = t.scale.z = 3.0f;
+        t.translation.y = 1.0f;
+        mats[j] = gpuskin_mat4_from_trs(&t);
+    }
+    CHECK_EQ_INT(gpuskin_pack_lbs(mats, 6, p.lbs), GPUSKIN_SUCCESS);
+    CHECK_EQ_INT(gpuskin_pack_dq(mats, 6, GPUSKIN_SPLIT_GRAM_SCHMIDT, p.dq, p.res, &p.dq_word), GPUSKIN_SUCCESS);
+    CHECK(p.dq_word & GPUSKIN_METHOD_RESIDUAL_BIT);
+    for (variant = 0; variant < 24 && !gt_case_failed; ++variant) {
+        const uint32_t word = variant & 1 ? p.dq_word : (uint32_t)GPUSKIN_METHOD_LBS;
+        tf_layout lay;
+        size_t ci;
+        memset(&lay, 0, sizeof lay);
+        lay.sets = 1 + (uint32_t)((variant >> 1) & 1);
+        lay.normals = (variant >> 2) % 3 >= 1;
+        lay.tangents = (variant >> 2) % 3 == 2;
+        lay.interleaved = variant >= 12;
+        lay.out_interleaved = variant >= 12;
+        lay.jt = GPUSKIN_JOINT_U16;
+        for (ci = 0; ci < sizeof counts / sizeof counts[0] && !gt_case_failed; ++ci) {
+            const size_t n = counts[ci], bad = n / 2 + (n > 2), fine = n / 3;
+            size_t ea = 7, eb = 9, v;
+            gpuskin_cpu_skin_desc d;
+            gpuskin_result ra, rb;
+            tf_out a, b;
+            tf_mesh m;
+            int c, finite = 1;
+            tf_make_mesh(&m, n, &lay, p.joints, 10.0f);
+            tf_make_out(&a, n, lay.out_interleaved);
+            tf_make_out(&b, n, lay.out_interleaved);
+            d = tf_desc(&m, &p, word);
+            tf_put_lone(&m, fine, 2e37f);
+            /* first only the one that stays a float */
+            d.out_positions = b.pos; d.out_normals = b.nrm; d.out_tangents = b.tan; d.out_error_index = &eb;
+            CHECK_EQ_INT(gpuskin_skin_cpu_fast(&d), GPUSKIN_SUCCESS);
+            d.out_positions = a.pos; d.out_normals = a.nrm; d.out_tangents = a.tan; d.out_error_index = &ea;
+            CHECK_EQ_INT(gpuskin_skin_cpu(&d), GPUSKIN_SUCCESS);
+            for (v = 0; v < n; ++v)
+                for (c = 0; c < 3; ++c) finite &= gpuskin__finite(tf_get(&a.pos, 12, v, c)) & gpuskin__finite(tf_get(&b.pos, 12, v, c));
+            CHECK(finite);
+            CHECK(fabs(tf_get(&b.pos, 12, fine, 0)) + fabs(tf_get(&b.pos, 12, fine, 1)) + fabs(tf_get(&b.pos, 12, fine, 2)) > 5e37);
+            /* then a vertex that overflows, and another after it: the first is reported */
+            if (n > 1) tf_put_lone(&m, n - 1, -3e38f);
+            if (bad < n) tf_put_lone(&m, bad, 3e38f);
+            ra = gpuskin_skin_cpu(&d);
+            d.out_positions = b.pos; d.out_normals = b.nrm; d.out_tangents = b.tan; d.out_error_index = &eb;
+            rb = gpuskin_skin_cpu_fast(&d);
+            CHECK_EQ_INT(ra, GPUSKIN_ERROR_NON_FINITE);
+            CHECK_EQ_INT(rb, GPUSKIN_ERROR_NON_FINITE);
+            CHECK_EQ_INT(ea, bad < n ? bad : n - 1);
+            CHECK_EQ_INT(eb, ea);
+            if (gt_case_failed)
+                fprintf(stderr, "  (variant %d: sets %u normals %d tangents %d interleaved %d, n %zu, word 0x%x)\n", variant,
+                        lay.sets, lay.normals, lay.tangents, lay.interleaved, n, word);
+            free(a.buf);
+            free(b.buf);
+            tf_free_mesh(&m);
+        }
+    }
+    /* LBS skips the scan when nothing can overflow (gpuskin__fast_lbs_small and the
+       validation's magnitude flags): a palette of 1e30 entries must not be taken for
+       such, even when every position is small (1e9 here, below the 2^40 flag) */
+    for (variant = 0; variant < 3 && !gt_case_failed; ++variant) { /* (normals: the fast forms' 1/sqrt of inf is 0) */
+        tf_layout lay;
+        tf_mesh m;
+        tf_out a, b;
+        gpuskin_cpu_skin_desc d;
+        size_t ea = 7, eb = 9;
+        uint32_t e;
+        memset(&lay, 0, sizeof lay);
+        lay.sets = 1;
+        lay.normals = variant >= 1;
+        lay.tangents = variant == 2;
+        lay.jt = GPUSKIN_JOINT_U16;
+        tf_make_mesh(&m, 64, &lay, p.joints, 10.0f);
+        tf_make_out(&a, 64, 0);
+        tf_make_out(&b, 64, 0);
+        CHECK_EQ_INT(gpuskin_pack_lbs(mats, 6, p.lbs), GPUSKIN_SUCCESS);
+        for (e = 0; e < 6 * 12; ++e) p.lbs[e] *= e % 4 == 3 ? 1.0f : 1e30f / 3.0f; /* 3x3 parts: rotation x 1e30 */
+        tf_put_lone(&m, 40, 1e9f);
+        d = tf_desc(&m, &p, GPUSKIN_METHOD_LBS);
+        d.out_positions = a.pos; d.out_normals = a.nrm; d.out_tangents = a.tan; d.out_error_index = &ea;
+        CHECK_EQ_INT(gpuskin_skin_cpu(&d), GPUSKIN_ERROR_NON_FINITE);
+        d.out_positions = b.pos; d.out_normals = b.nrm; d.out_tangents = b.tan; d.out_error_index = &eb;
+        CHECK_EQ_INT(gpuskin_skin_cpu_fast(&d), GPUSKIN_ERROR_NON_FINITE);
+        CHECK_EQ_INT(ea, 40);
+        CHECK_EQ_INT(eb, 40);
+        free(a.buf);
+        free(b.buf);
+        tf_free_mesh(&m);
+    }
+    tf_free_palettes(&p);
+}
+
+/* ---- random input, bad input among it ------------------------------------- */
+
+/* A float that is usually ordinary, and 1 time in 30 NaN, an infinity, a huge or
+   tiny finite value, a denormal or a signed zero. */
+static float tf_wild(float a, float b)
+{
+    static const float odd[] = {0.0f, -0.0f, 1e30f, -1e30f, FLT_MAX, -FLT_MAX, 3e38f, 1e19f, 1e-40f, 1e-30f};
+    switch (tf_below(30) == 0 ? tf_below(13) : 99) {
+    case 0: return NAN;
+    case 1: return INFINITY;
+    case 2: return -INFINITY;
+    case 99: return tf_range(a, b);
+    default: return odd[tf_below(sizeof odd / sizeof odd[0])];
+    }
+}
+static gpuskin_mat4 tf_wild_matrix(void)
+{
+    gpuskin_mat4 m;
+    int e;
+    if (tf_below(3) == 0) {
+        gpuskin_trs t;
+        t.translation.x = tf_wild(-3, 3); t.translation.y = tf_wild(-3, 3); t.translation.z = tf_wild(-3, 3);
+        t.rotation.x = tf_wild(-1, 1); t.rotation.y = tf_wild(-1, 1); t.rotation.z = tf_wild(-1, 1); t.rotation.w = tf_wild(-1, 1);
+        t.scale.x = tf_wild(-2, 2); t.scale.y = tf_wild(-2, 2); t.scale.z = tf_wild(-2, 2);
+        return gpuskin_mat4_from_trs(&t);
+    }
+    for (e = 0; e < 16; ++e) m.m[e] = tf_wild(-2, 2);
+    if (tf_below(8)) m.m[3] = m.m[7] = m.m[11] = 0.0f, m.m[15] = 1.0f;
+    return m;
+}
+static int tf_finite_all(const float *v, size_t n)
+{
+    size_t i;
+    for (i = 0; i < n; ++i)
+        if (!gpuskin__finite(v[i])) return 0;
+    return 1;
+}
+/* Two paths' results agree, or, near float's limits, one overflowed where the
+   other's rounding did not. */
+static int tf_agree(gpuskin_result a, gpuskin_result b)
+{
+    return a == b || (a == GPUSKIN_SUCCESS && b == GPUSKIN_ERROR_NON_FINITE) ||
+           (b == GPUSKIN_SUCCESS && a == GPUSKIN_ERROR_NON_FINITE);
+}
+
+/* Thousands of random calls of the CPU entry points, with NaN, infinities,
+   huge, tiny and denormal values, out-of-range joints and bad method words mixed
+   in: a known result code every time, no success with a non-finite output, and
+   the oracle and the fast path (gpuskin_pack_dq and _fast, the reference loop
+   and gpuskin_build_palettes) agreeing. Under the sanitizers (test_fast_san)
+   any out-of-bounds read or undefined operation fails the run. */
+static void test_random_bad_input(void)
+{
+    int it, reported = 0;
+    tf_seed(4242u);
+    for (it = 0; it < 3000 && reported < 5; ++it) {
+        const int before = gt_case_failed;
+        gt_case_failed = 0;
+        if (it % 3 == 0) { /* skinning */
+            const size_t n = 1 + tf_below(tf_below(4) ? 40 : 300);
+            const uint32_t jc = 1 + tf_below(tf_below(4) ? 20 : 200), sets = 1 + tf_below(2);
+            gpuskin_mat4 *m = (gpuskin_mat4 *)malloc(jc * sizeof *m);
+            float *in = (float *)malloc(n * (12 + 16 + 32) * sizeof(float));
+            uint32_t *jn = (uint32_t *)malloc(n * 8 * sizeof(uint32_t));
+            float *lbs = (float *)malloc(jc * 12 * sizeof(float)), *dq = (float *)malloc(jc * 8 * sizeof(float));
+            float *res = (float *)malloc(jc * 12 * sizeof(float)), *oa = (float *)malloc(n * 10 * sizeof(float));
+            float *ob = (float *)malloc(n * 10 * sizeof(float));
+            gpuskin_cpu_skin_desc d;
+            gpuskin_result ra, rb;
+            size_t i, ea = 1, eb = 2;
+            uint32_t j, word = 0;
+            for (i = 0; i < n * 10; ++i) in[i] = tf_wild(-3, 3);
+            for (i = 0; i < n * 8; ++i) {
+                in[n * 10 + i] = tf_below(4) == 0 ? 0.0f : tf_wild(0, 1);
+                jn[i] = tf_below(40) ? tf_below(jc) : (uint32_t)tf_u64();
+            }
+            for (j = 0; j < jc; ++j) m[j] = tf_wild_matrix();
+            memset(&d, 0, sizeof d);
+            d.streams.vertex_count = n;
+            d.streams.positions.data = in;
+            d.streams.normals.data = tf_below(2) ? in + n * 3 : NULL;
+            d.streams.tangents.data = tf_below(3) ? NULL : in + n * 6;
+            d.streams.influence_sets = sets;
+            d.streams.joint_type = GPUSKIN_JOINT_U32;
+            d.streams.joints[0].data = jn; d.streams.joints[1].data = jn + n * 4;
+            d.streams.weights[0].data = in + n * 10; d.streams.weights[1].data = in + n * 14;
+            d.joint_count = jc;
+            if (tf_below(2)) {
+                if (gpuskin_pack_lbs(m, jc, lbs) != GPUSKIN_SUCCESS)
+                    for (j = 0; j < jc * 12; ++j) lbs[j] = tf_wild(-2, 2);
+                d.method_word = GPUSKIN_METHOD_LBS;
+            } else {
+                if (gpuskin_pack_dq(m, jc, GPUSKIN_SPLIT_GRAM_SCHMIDT, dq, res, &word) != GPUSKIN_SUCCESS) {
+                    for (j = 0; j < jc * 8; ++j) dq[j] = tf_wild(-1, 1);
+                    for (j = 0; j < jc * 12; ++j) res[j] = tf_wild(-2, 2);
+                    word = GPUSKIN_METHOD_DQS | (tf_below(2) ? GPUSKIN_METHOD_RESIDUAL_BIT : 0u);
+                } else if (tf_below(2)) {
+                    CHECK_EQ_INT(gpuskin_dq_uniform_scale(res, jc, &word), GPUSKIN_SUCCESS);
+                }
+                d.method_word = tf_below(50) ? word : (uint32_t)tf_u64();
+            }
+            d.lbs_palette = lbs; d.dq_palette = dq; d.residual_palette = res;
+            d.out_positions.data = oa; d.out_normals.data = oa + n * 3; d.out_tangents.data = oa + n * 6;
+            d.out_error_index = &ea;
+            ra = gpuskin_skin_cpu(&d);
+            d.out_positions.data = ob; d.out_normals.data = ob + n * 3; d.out_tangents.data = ob + n * 6;
+            d.out_error_index = &eb;
+            rb = gpuskin_skin_cpu_fast(&d);
+            CHECK(ra >= 0 && ra < GPUSKIN_RESULT_COUNT_ && rb >= 0 && rb < GPUSKIN_RESULT_COUNT_);
+            CHECK(tf_agree(ra, rb));
+            if (ra == rb && ra != GPUSKIN_SUCCESS && eb != ea) { /* only an overflow near the limit may differ */
+                const size_t v = ea < eb ? ea : eb;
+                CHECK(ra == GPUSKIN_ERROR_NON_FINITE);
+                CHECK(tf_finite_all(in + v * 3, 3) && tf_finite_all(in + n * 3 + v * 3, 3) && tf_finite_all(in + n * 6 + v * 4, 4));
+            }
+            if (ra == GPUSKIN_SUCCESS) {
+                CHECK(tf_finite_all(oa, n * 3));
+                if (d.streams.normals.data) CHECK(tf_finite_all(oa + n * 3, n * 3));
+                if (d.streams.tangents.data) CHECK(tf_finite_all(oa + n * 6, n * 4));
+            }
+            if (rb == GPUSKIN_SUCCESS) {
+                CHECK(tf_finite_all(ob, n * 3));
+                if (d.streams.normals.data) CHECK(tf_finite_all(ob + n * 3, n * 3));
+                if (d.streams.tangents.data) CHECK(tf_finite_all(ob + n * 6, n * 4));
+            }
+            if (gt_case_failed) fprintf(stderr, "  iteration %d: skinning, oracle %s (%zu), fast %s (%zu)\n", it,
+                                        gpuskin_result_string(ra), ea, gpuskin_result_string(rb), eb);
+            free(m); free(in); free(jn); free(lbs); free(dq); free(res); free(oa); free(ob);
+        } else if (it % 3 == 1) { /* the split and its packers; the blends */
+            const uint32_t n = 1 + tf_below(70);
+            const gpuskin_split_method sm = (gpuskin_split_method)tf_below(tf_below(30) ? 2 : 5);
+            gpuskin_mat4 *m = (gpuskin_mat4 *)malloc(2 * n * sizeof *m), *mo = (gpuskin_mat4 *)malloc(n * sizeof *mo);
+            gpuskin_trs *ta = (gpuskin_trs *)malloc(2 * n * sizeof *ta), *to = (gpuskin_trs *)malloc(n * sizeof *to);
+            float *dqa = (float *)malloc(n * 20 * sizeof(float)), *dqb = (float *)malloc(n * 20 * sizeof(float));
+            const float t = tf_wild(-1, 2);
+            uint32_t j, wa = 0, wb = 0;
+            gpuskin_result ra, rb;
+            for (j = 0; j < 2 * n; ++j) {
+                m[j] = tf_wild_matrix();
+                ta[j].translation.x = tf_wild(-3, 3); ta[j].translation.y = tf_wild(-3, 3); ta[j].translation.z = tf_wild(-3, 3);
+                ta[j].rotation.x = tf_wild(-1, 1); ta[j].rotation.y = tf_wild(-1, 1); ta[j].rotation.z = tf_wild(-1, 1);
+                ta[j].rotation.w = tf_wild(-1, 1);
+                ta[j].scale.x = tf_wild(-2, 2); ta[j].scale.y = tf_wild(-2, 2); ta[j].scale.z = tf_wild(-2, 2);
+            }
+            ra = gpuskin_pack_dq(m, n, sm, dqa, dqa + n * 8, &wa);
+            rb = gpuskin_pack_dq_fast(m, n, sm, dqb, dqb + n * 8, &wb);
+            CHECK_EQ_INT(rb, ra);
+            if (ra == GPUSKIN_SUCCESS) {
+                CHECK_EQ_INT(wb, wa);
+                CHECK(tf_finite_all(dqa, n * 20) && tf_finite_all(dqb, n * 20));
+            }
+            ra = gpuskin_pose_blend(ta, ta + n, n, t, to);
+            if (ra == GPUSKIN_SUCCESS) CHECK(tf_finite_all(&to[0].translation.x, n * 10));
+            else CHECK(ra == GPUSKIN_ERROR_NON_FINITE || ra == GPUSKIN_ERROR_INVALID_ARGUMENT);
+            ra = gpuskin_palette_lerp(m, m + n, n, t, mo);
+            if (ra == GPUSKIN_SUCCESS) CHECK(tf_finite_all(mo[0].m, n * 16));
+            else CHECK(ra == GPUSKIN_ERROR_NON_FINITE || ra == GPUSKIN_ERROR_INVALID_ARGUMENT);
+            if (gt_case_failed) fprintf(stderr, "  iteration %d: split / blends (%u matrices, method %d)\n", it, n, (int)sm);
+            free(m); free(mo); free(ta); free(to); free(dqa); free(dqb);
+        } else { /* skeletons and palettes */
+            const uint32_t n = 1 + tf_below(tf_below(4) ? 30 : 200), inst = 1 + tf_below(tf_below(3) ? 5 : 40);
+            int32_t *par = (int32_t *)malloc(n * sizeof *par);
+            gpuskin_mat4 *ib = (gpuskin_mat4 *)malloc(n * sizeof *ib), *rpg = (gpuskin_mat4 *)malloc(n * sizeof *rpg);
+            gpuskin_mat4 *models = (gpuskin_mat4 *)malloc(inst * sizeof *models);
+            gpuskin_mat4 *ref = (gpuskin_mat4 *)malloc((size_t)n * inst * sizeof *ref);
+            gpuskin_trs *rest = (gpuskin_trs *)malloc(n * sizeof *rest), *poses = (gpuskin_trs *)malloc((size_t)n * inst * sizeof *poses);
+            float *lbs = (float *)malloc((size_t)n * inst * 12 * sizeof(float));
+            gpuskin_skeleton_desc sd;
+            gpuskin_skeleton sk;
+            gpuskin_result r;
+            uint32_t j, i;
+            for (j = 0; j < n; ++j) {
+                par[j] = tf_below(25) == 0 ? (int32_t)tf_below(n + 3) - 2 : j == 0 || tf_below(8) == 0 ? -1 : (int32_t)tf_below(j);
+                ib[j] = tf_wild_matrix(); rpg[j] = tf_wild_matrix();
+                rest[j].translation.x = tf_wild(-3, 3); rest[j].translation.y = tf_wild(-3, 3); rest[j].translation.z = tf_wild(-3, 3);
+                rest[j].rotation = tf_quat();
+                rest[j].scale.x = rest[j].scale.y = rest[j].scale.z = tf_wild(0.5f, 2);
+            }
+            for (i = 0; i < inst; ++i) models[i] = tf_wild_matrix();
+            for (j = 0; j < n * inst; ++j) {
+                poses[j].translation.x = tf_wild(-3, 3); poses[j].translation.y = tf_wild(-3, 3); poses[j].translation.z = tf_wild(-3, 3);
+                poses[j].rotation.x = tf_wild(-1, 1); poses[j].rotation.y = tf_wild(-1, 1); poses[j].rotation.z = tf_wild(-1, 1);
+                poses[j].rotation.w = tf_wild(-1, 1);
+                poses[j].scale.x = tf_wild(-2, 2); poses[j].scale.y = tf_wild(-2, 2); poses[j].scale.z = tf_wild(-2, 2);
+            }
+            memset(&sd, 0, sizeof sd);
+            sd.joint_count = n; sd.parents = par;
+            sd.inverse_bind = tf_below(5) ? ib : NULL; sd.rest_pose = tf_below(5) ? rest : NULL;
+            sd.root_parent_globals = tf_below(3) ? rpg : NULL;
+            r = gpuskin_skeleton_init(&sk, &sd);
+            CHECK(r >= 0 && r < GPUSKIN_RESULT_COUNT_);
+            if (r == GPUSKIN_SUCCESS) {
+                gpuskin_palette_batch_desc d;
+                gpuskin_result rf, rr = GPUSKIN_SUCCESS;
+                memset(&d, 0, sizeof d);
+                d.skeleton = &sk; d.instance_count = inst;
+                d.models = tf_below(4) ? models : NULL; d.local_poses = tf_below(6) ? poses : NULL; d.out_lbs = lbs;
+                rf = gpuskin_build_palettes(&d);
+                for (i = 0; i < inst && rr == GPUSKIN_SUCCESS; ++i) {
+                    gpuskin_mat4 *pl = ref + (size_t)i * n;
+                    rr = gpuskin_skeleton_globals(&sk, d.local_poses ? d.local_poses + (size_t)i * n : NULL, pl);
+                    if (rr == GPUSKIN_SUCCESS) rr = gpuskin_skeleton_palette(&sk, d.models ? &d.models[i] : NULL, pl, pl);
+                }
+                CHECK(tf_agree(rf, rr));
+                if (rf == GPUSKIN_SUCCESS) CHECK(tf_finite_all(lbs, (size_t)n * inst * 12));
+                if (rr == GPUSKIN_SUCCESS) CHECK(tf_finite_all(ref[0].m, (size_t)n * inst * 16));
+                if (gt_case_failed) fprintf(stderr, "  iteration %d: %u joints x %u instances: build_palettes %s, reference %s\n",
+                                            it, n, inst, gpuskin_result_string(rf), gpuskin_result_string(rr));
+                gpuskin_skeleton_free(&sk);
+            }
+            free(par); free(ib); free(rpg); free(models); free(ref); free(rest); free(poses); free(lbs);
+        }
+        if (gt_case_failed) ++reported;
+        gt_case_failed |= before;
+    }
+    printf("  %d random calls\n", it);
+}
+
 /* ---- validation: every error of the oracle, with its index --------------- */
 
 typedef void (*tf_breaker)(gpuskin_cpu_skin_desc *d, tf_mesh *m, tf_palettes *p);
@@ -1464,6 +1813,8 @@ int main(int argc, char **argv)
     RUN_TEST(test_singular_blends);
     RUN_TEST(test_scan_false_positives);
     RUN_TEST(test_scan_never_misses);
+    RUN_TEST(test_overflow_reported);
+    RUN_TEST(test_random_bad_input);
     RUN_TEST(test_denormal_weights);
     RUN_TEST(test_exact_allocations);
     RUN_TEST(test_every_validation_error);
