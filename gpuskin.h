@@ -5143,71 +5143,28 @@ static int gpuskin__fast_lbs_small(const float *lbs, uint32_t joints)
     return 1;
 }
 
-/* The oracle's last check, made after the fact. Finite inputs can still overflow
-   (a palette entry of 1e30 times a position of 1e10); the oracle stops at the
-   first vertex with a non-finite output, and the same index must come back here.
-   A packed stream is scanned as one array of floats, as wide as the CPU allows
-   (x - x is 0 only for finite x): how many of its first floats are known finite.
-   It runs for DQS and for LBS with large inputs only (GPUSKIN__FAST_BIG_POSITION):
-   run every time, at 128 bits, it cost the LBS form ~8 % locally; hence also the
-   wider forms. */
-#define GPUSKIN__FAST_FINITE_PREFIX(name, target, V, width, load, sub, add, all_zero)                               \
-    target static size_t name(const float *x, size_t floats)                                                       \
-    {                                                                                                              \
-        size_t i;                                                                                                  \
-        for (i = 0; i + 4 * (width) <= floats; i += 4 * (width)) {                                                 \
-            const V a0 = load(x + i), a1 = load(x + i + (width)), a2 = load(x + i + 2 * (width));                   \
-            const V a3 = load(x + i + 3 * (width));                                                                \
-            const V z = add(add(sub(a0, a0), sub(a1, a1)), add(sub(a2, a2), sub(a3, a3)));                         \
-            if (!all_zero(z)) break;                                                                               \
-        }                                                                                                          \
-        return i;                                                                                                  \
-    }
-#define GPUSKIN__FAST_ALL_ZERO4(z) (_mm_movemask_ps(_mm_cmpeq_ps((z), _mm_setzero_ps())) == 0xF)
-GPUSKIN__FAST_FINITE_PREFIX(gpuskin__fast_finite_prefix4, , __m128, 4, _mm_loadu_ps, _mm_sub_ps, _mm_add_ps,
-                            GPUSKIN__FAST_ALL_ZERO4)
-#ifdef GPUSKIN__FAST_AVX2
-#define GPUSKIN__FAST_ALL_ZERO8(z) (_mm256_movemask_ps(_mm256_cmp_ps((z), _mm256_setzero_ps(), _CMP_EQ_OQ)) == 0xFF)
-GPUSKIN__FAST_FINITE_PREFIX(gpuskin__fast_finite_prefix8, GPUSKIN__FAST_TARGET_AVX2, __m256, 8, _mm256_loadu_ps,
-                            _mm256_sub_ps, _mm256_add_ps, GPUSKIN__FAST_ALL_ZERO8)
-#endif
-#ifdef GPUSKIN__FAST_AVX512
-#define GPUSKIN__FAST_ALL_ZERO16(z) (_mm512_cmp_ps_mask((z), _mm512_setzero_ps(), _CMP_EQ_OQ) == 0xFFFF)
-GPUSKIN__FAST_FINITE_PREFIX(gpuskin__fast_finite_prefix16, GPUSKIN__FAST_TARGET_AVX512, __m512, 16, _mm512_loadu_ps,
-                            _mm512_sub_ps, _mm512_add_ps, GPUSKIN__FAST_ALL_ZERO16)
-#undef GPUSKIN__FAST_ALL_ZERO16
-#endif
-#ifdef GPUSKIN__FAST_ALL_ZERO8
-#undef GPUSKIN__FAST_ALL_ZERO8
-#endif
-#undef GPUSKIN__FAST_ALL_ZERO4
-#undef GPUSKIN__FAST_FINITE_PREFIX
-
-/* The first of n vertices of an output stream (comps floats at each stride)
-   holding NaN or infinity, or n. */
+/* The oracle's last check, made after the fact (for DQS, and LBS with large
+   inputs): the first of n vertices of an output stream (comps floats at each
+   stride) holding NaN or infinity, or n. Finite inputs can still overflow (a
+   palette entry of 1e30 times a position of 1e10); the oracle stops at the first
+   such vertex, and the same index must come back here. The validation's level-1
+   scan (a factor of 1: finiteness only) passes blocks of 256 vertices; a block it
+   flags is looked at vertex by vertex. */
 static size_t gpuskin__fast_first_non_finite(const gpuskin__fast_skin *f, const char *p, size_t stride, size_t n,
                                              uint32_t comps)
 {
-    size_t v = 0;
-    (void)f; /* (no wider form in this build) */
-    if (stride == comps * sizeof(float)) {
-        const float *x = (const float *)(const void *)p;
-        size_t known = 0;
-#ifdef GPUSKIN__FAST_AVX512
-        if (f->avx512) known = gpuskin__fast_finite_prefix16(x, n * comps);
-        else
-#endif
-#ifdef GPUSKIN__FAST_AVX2
-        if (f->avx2) known = gpuskin__fast_finite_prefix8(x, n * comps);
-        else
-#endif
-        known = gpuskin__fast_finite_prefix4(x, n * comps);
-        v = known / comps; /* the vertex holding the first float not known finite */
-    }
-    for (; v < n; ++v) { /* a record may sit at any byte: copied out */
-        float x[4];
-        memcpy(x, p + v * stride, comps * sizeof(float));
-        if (!gpuskin__all_finite(x, comps)) return v;
+    const size_t block = 256;
+    size_t b, v;
+    for (b = 0; b < n; b += block) {
+        const size_t count = n - b < block ? n - b : block;
+        __m128 acc = _mm_setzero_ps();
+        gpuskin__fast_scan_floats(p, stride, comps, b, count, n, f->avx2, 1.0f, &acc);
+        if (_mm_movemask_epi8(_mm_cmpeq_epi32(_mm_castps_si128(acc), _mm_setzero_si128())) == 0xFFFF) continue;
+        for (v = b; v < b + count; ++v) { /* a record may sit at any byte: copied out */
+            float x[4];
+            memcpy(x, p + v * stride, comps * sizeof(float));
+            if (!gpuskin__all_finite(x, comps)) return v;
+        }
     }
     return n;
 }

@@ -654,27 +654,25 @@ static float tf_wild(float a, float b)
     default: return odd[tf_below(sizeof odd / sizeof odd[0])];
     }
 }
+static gpuskin_trs tf_wild_trs(void)
+{
+    gpuskin_trs t;
+    t.translation.x = tf_wild(-3, 3); t.translation.y = tf_wild(-3, 3); t.translation.z = tf_wild(-3, 3);
+    t.rotation.x = tf_wild(-1, 1); t.rotation.y = tf_wild(-1, 1); t.rotation.z = tf_wild(-1, 1); t.rotation.w = tf_wild(-1, 1);
+    t.scale.x = tf_wild(-2, 2); t.scale.y = tf_wild(-2, 2); t.scale.z = tf_wild(-2, 2);
+    return t;
+}
 static gpuskin_mat4 tf_wild_matrix(void)
 {
     gpuskin_mat4 m;
     int e;
     if (tf_below(3) == 0) {
-        gpuskin_trs t;
-        t.translation.x = tf_wild(-3, 3); t.translation.y = tf_wild(-3, 3); t.translation.z = tf_wild(-3, 3);
-        t.rotation.x = tf_wild(-1, 1); t.rotation.y = tf_wild(-1, 1); t.rotation.z = tf_wild(-1, 1); t.rotation.w = tf_wild(-1, 1);
-        t.scale.x = tf_wild(-2, 2); t.scale.y = tf_wild(-2, 2); t.scale.z = tf_wild(-2, 2);
+        const gpuskin_trs t = tf_wild_trs();
         return gpuskin_mat4_from_trs(&t);
     }
     for (e = 0; e < 16; ++e) m.m[e] = tf_wild(-2, 2);
     if (tf_below(8)) m.m[3] = m.m[7] = m.m[11] = 0.0f, m.m[15] = 1.0f;
     return m;
-}
-static int tf_finite_all(const float *v, size_t n)
-{
-    size_t i;
-    for (i = 0; i < n; ++i)
-        if (!gpuskin__finite(v[i])) return 0;
-    return 1;
 }
 /* Two paths' results agree, or, near float's limits, one overflowed where the
    other's rounding did not. */
@@ -752,17 +750,17 @@ static void test_random_bad_input(void)
             if (ra == rb && ra != GPUSKIN_SUCCESS && eb != ea) { /* only an overflow near the limit may differ */
                 const size_t v = ea < eb ? ea : eb;
                 CHECK(ra == GPUSKIN_ERROR_NON_FINITE);
-                CHECK(tf_finite_all(in + v * 3, 3) && tf_finite_all(in + n * 3 + v * 3, 3) && tf_finite_all(in + n * 6 + v * 4, 4));
+                CHECK(gpuskin__all_finite(in + v * 3, 3) && gpuskin__all_finite(in + n * 3 + v * 3, 3) && gpuskin__all_finite(in + n * 6 + v * 4, 4));
             }
             if (ra == GPUSKIN_SUCCESS) {
-                CHECK(tf_finite_all(oa, n * 3));
-                if (d.streams.normals.data) CHECK(tf_finite_all(oa + n * 3, n * 3));
-                if (d.streams.tangents.data) CHECK(tf_finite_all(oa + n * 6, n * 4));
+                CHECK(gpuskin__all_finite(oa, n * 3));
+                if (d.streams.normals.data) CHECK(gpuskin__all_finite(oa + n * 3, n * 3));
+                if (d.streams.tangents.data) CHECK(gpuskin__all_finite(oa + n * 6, n * 4));
             }
             if (rb == GPUSKIN_SUCCESS) {
-                CHECK(tf_finite_all(ob, n * 3));
-                if (d.streams.normals.data) CHECK(tf_finite_all(ob + n * 3, n * 3));
-                if (d.streams.tangents.data) CHECK(tf_finite_all(ob + n * 6, n * 4));
+                CHECK(gpuskin__all_finite(ob, n * 3));
+                if (d.streams.normals.data) CHECK(gpuskin__all_finite(ob + n * 3, n * 3));
+                if (d.streams.tangents.data) CHECK(gpuskin__all_finite(ob + n * 6, n * 4));
             }
             if (gt_case_failed) fprintf(stderr, "  iteration %d: skinning, oracle %s (%zu), fast %s (%zu)\n", it,
                                         gpuskin_result_string(ra), ea, gpuskin_result_string(rb), eb);
@@ -778,23 +776,20 @@ static void test_random_bad_input(void)
             gpuskin_result ra, rb;
             for (j = 0; j < 2 * n; ++j) {
                 m[j] = tf_wild_matrix();
-                ta[j].translation.x = tf_wild(-3, 3); ta[j].translation.y = tf_wild(-3, 3); ta[j].translation.z = tf_wild(-3, 3);
-                ta[j].rotation.x = tf_wild(-1, 1); ta[j].rotation.y = tf_wild(-1, 1); ta[j].rotation.z = tf_wild(-1, 1);
-                ta[j].rotation.w = tf_wild(-1, 1);
-                ta[j].scale.x = tf_wild(-2, 2); ta[j].scale.y = tf_wild(-2, 2); ta[j].scale.z = tf_wild(-2, 2);
+                ta[j] = tf_wild_trs();
             }
             ra = gpuskin_pack_dq(m, n, sm, dqa, dqa + n * 8, &wa);
             rb = gpuskin_pack_dq_fast(m, n, sm, dqb, dqb + n * 8, &wb);
             CHECK_EQ_INT(rb, ra);
             if (ra == GPUSKIN_SUCCESS) {
                 CHECK_EQ_INT(wb, wa);
-                CHECK(tf_finite_all(dqa, n * 20) && tf_finite_all(dqb, n * 20));
+                CHECK(gpuskin__all_finite(dqa, n * 20) && gpuskin__all_finite(dqb, n * 20));
             }
             ra = gpuskin_pose_blend(ta, ta + n, n, t, to);
-            if (ra == GPUSKIN_SUCCESS) CHECK(tf_finite_all(&to[0].translation.x, n * 10));
+            if (ra == GPUSKIN_SUCCESS) CHECK(gpuskin__all_finite(&to[0].translation.x, n * 10));
             else CHECK(ra == GPUSKIN_ERROR_NON_FINITE || ra == GPUSKIN_ERROR_INVALID_ARGUMENT);
             ra = gpuskin_palette_lerp(m, m + n, n, t, mo);
-            if (ra == GPUSKIN_SUCCESS) CHECK(tf_finite_all(mo[0].m, n * 16));
+            if (ra == GPUSKIN_SUCCESS) CHECK(gpuskin__all_finite(mo[0].m, n * 16));
             else CHECK(ra == GPUSKIN_ERROR_NON_FINITE || ra == GPUSKIN_ERROR_INVALID_ARGUMENT);
             if (gt_case_failed) fprintf(stderr, "  iteration %d: split / blends (%u matrices, method %d)\n", it, n, (int)sm);
             free(m); free(mo); free(ta); free(to); free(dqa); free(dqb);
@@ -818,12 +813,7 @@ static void test_random_bad_input(void)
                 rest[j].scale.x = rest[j].scale.y = rest[j].scale.z = tf_wild(0.5f, 2);
             }
             for (i = 0; i < inst; ++i) models[i] = tf_wild_matrix();
-            for (j = 0; j < n * inst; ++j) {
-                poses[j].translation.x = tf_wild(-3, 3); poses[j].translation.y = tf_wild(-3, 3); poses[j].translation.z = tf_wild(-3, 3);
-                poses[j].rotation.x = tf_wild(-1, 1); poses[j].rotation.y = tf_wild(-1, 1); poses[j].rotation.z = tf_wild(-1, 1);
-                poses[j].rotation.w = tf_wild(-1, 1);
-                poses[j].scale.x = tf_wild(-2, 2); poses[j].scale.y = tf_wild(-2, 2); poses[j].scale.z = tf_wild(-2, 2);
-            }
+            for (j = 0; j < n * inst; ++j) poses[j] = tf_wild_trs();
             memset(&sd, 0, sizeof sd);
             sd.joint_count = n; sd.parents = par;
             sd.inverse_bind = tf_below(5) ? ib : NULL; sd.rest_pose = tf_below(5) ? rest : NULL;
@@ -843,8 +833,8 @@ static void test_random_bad_input(void)
                     if (rr == GPUSKIN_SUCCESS) rr = gpuskin_skeleton_palette(&sk, d.models ? &d.models[i] : NULL, pl, pl);
                 }
                 CHECK(tf_agree(rf, rr));
-                if (rf == GPUSKIN_SUCCESS) CHECK(tf_finite_all(lbs, (size_t)n * inst * 12));
-                if (rr == GPUSKIN_SUCCESS) CHECK(tf_finite_all(ref[0].m, (size_t)n * inst * 16));
+                if (rf == GPUSKIN_SUCCESS) CHECK(gpuskin__all_finite(lbs, (size_t)n * inst * 12));
+                if (rr == GPUSKIN_SUCCESS) CHECK(gpuskin__all_finite(ref[0].m, (size_t)n * inst * 16));
                 if (gt_case_failed) fprintf(stderr, "  iteration %d: %u joints x %u instances: build_palettes %s, reference %s\n",
                                             it, n, inst, gpuskin_result_string(rf), gpuskin_result_string(rr));
                 gpuskin_skeleton_free(&sk);
