@@ -383,7 +383,9 @@ GPUSKIN_API gpuskin_result gpuskin_skin_cpu(const gpuskin_cpu_skin_desc *desc);
 
 /* The production CPU path: the same desc, the same rules and the same results as
    gpuskin_skin_cpu to float rounding (checked vertex for vertex by the tests), with
-   SIMD where the compiler offers it (SSE2 on x86-64) and the oracle elsewhere. */
+   SIMD where the compiler offers it (SSE2 on x86-64) and the oracle elsewhere.
+   Allocates nothing; with AVX2 it holds an LBS palette of up to 128 joints in an
+   8.3 KiB stack copy (one cache line a joint), so mind small thread stacks. */
 GPUSKIN_API gpuskin_result gpuskin_skin_cpu_fast(const gpuskin_cpu_skin_desc *desc);
 
 /* Palettes for a range of instances, for a host's job system: each job takes its own
@@ -3717,7 +3719,29 @@ typedef struct gpuskin__fast_skin {
     int avx2; /* the CPU runs the AVX2 + FMA forms (GPUSKIN__FAST_AVX2 builds only) */
     int avx512; /* and the AVX-512F LBS form (GPUSKIN__FAST_AVX512 builds only) */
     const float *lbs, *dq, *res;
+    const float *lbs64; /* the LBS palette copied to one 64-byte line a joint, or NULL (GPUSKIN__FAST_PAD_JOINTS) */
 } gpuskin__fast_skin;
+
+#ifdef GPUSKIN__FAST_AVX2
+/* The sixteen-lane LBS form loads a joint's twelve floats as one masked 64-byte
+   load. At the palette's 48-byte stride three joints in four straddle two cache
+   lines, and a load that splits costs about two; copied to a line each (at most
+   GPUSKIN__FAST_PAD_JOINTS joints, 8 KiB of stack, when the call has at least
+   four vertices a joint to pay for the copy), none does. BENCHMARKS.md gives what
+   it measured. Returns the copy, 64-byte aligned inside block. */
+#define GPUSKIN__FAST_PAD_JOINTS 128u
+static const float *gpuskin__fast_pad_lbs(const float *lbs, uint32_t joints, float *block)
+{
+    float *d = (float *)(void *)(((uintptr_t)block + 63) & ~(uintptr_t)63);
+    uint32_t j;
+    for (j = 0; j < joints; ++j) {
+        memcpy(d + 16 * j, lbs + 12 * j, 12 * sizeof(float));
+        d[16 * j + 12] = d[16 * j + 13] = d[16 * j + 14] = d[16 * j + 15] = 0.0f;
+    }
+    return d;
+}
+
+#endif
 
 /* ---- loads and stores --------------------------------------------------- */
 
@@ -4203,7 +4227,8 @@ typedef struct gpuskin__fast_group8 {
    normalised); returns the weights. */
 GPUSKIN__FAST_TARGET_AVX2 GPUSKIN__FAST_INLINE_AVX2 __m256 gpuskin__fast_read_row8(gpuskin__fast_group8 *g, uint32_t set, int i,
                                                                                 const char *wp, size_t ws, const char *jp,
-                                                                                size_t js, gpuskin_joint_type type)
+                                                                                size_t js, gpuskin_joint_type type,
+                                                                                int line_a_joint)
 {
     const __m256 sign = _mm256_set1_ps(-0.0f), min = _mm256_set1_ps(GPUSKIN__MIN_WEIGHT);
     const __m256 raw = gpuskin__fast_join(_mm_loadu_ps((const float *)(const void *)(wp + (size_t)i * ws)),
@@ -4213,7 +4238,8 @@ GPUSKIN__FAST_TARGET_AVX2 GPUSKIN__FAST_INLINE_AVX2 __m256 gpuskin__fast_read_ro
     __m256i j = _mm256_inserti128_si256(_mm256_castsi128_si256(gpuskin__fast_joints_at(jp + (size_t)i * js, type)),
                                         gpuskin__fast_joints_at(jp + (size_t)(i + 4) * js, type), 1);
     j = _mm256_and_si256(_mm256_castps_si256(keep), j);
-    j = _mm256_add_epi32(_mm256_slli_epi32(j, 5), _mm256_slli_epi32(j, 4)); /* j * 48 */
+    j = line_a_joint ? _mm256_slli_epi32(j, 6)                                      /* j * 64 */
+                     : _mm256_add_epi32(_mm256_slli_epi32(j, 5), _mm256_slli_epi32(j, 4)); /* j * 48 */
     _mm256_storeu_si256((__m256i *)(void *)g->off[set][i], j);
     _mm256_storeu_ps(g->wn[set][i], w);
     return w;
@@ -4227,10 +4253,10 @@ GPUSKIN__FAST_TARGET_AVX2 GPUSKIN__FAST_INLINE_AVX2 void gpuskin__fast_read_set8
 {
     const size_t ws = f->wgt_s[set], js = f->jnt_s[set];
     const char *wp = f->wgt[set] + v0 * ws, *jp = f->jnt[set] + v0 * js;
-    w[0] = gpuskin__fast_read_row8(g, set, 0, wp, ws, jp, js, type);
-    w[1] = gpuskin__fast_read_row8(g, set, 1, wp, ws, jp, js, type);
-    w[2] = gpuskin__fast_read_row8(g, set, 2, wp, ws, jp, js, type);
-    w[3] = gpuskin__fast_read_row8(g, set, 3, wp, ws, jp, js, type);
+    w[0] = gpuskin__fast_read_row8(g, set, 0, wp, ws, jp, js, type, f->lbs64 != NULL);
+    w[1] = gpuskin__fast_read_row8(g, set, 1, wp, ws, jp, js, type, f->lbs64 != NULL);
+    w[2] = gpuskin__fast_read_row8(g, set, 2, wp, ws, jp, js, type, f->lbs64 != NULL);
+    w[3] = gpuskin__fast_read_row8(g, set, 3, wp, ws, jp, js, type, f->lbs64 != NULL);
     GPUSKIN__FAST_TRANSPOSE8(w[0], w[1], w[2], w[3]);
 }
 
@@ -4431,7 +4457,7 @@ GPUSKIN__FAST_TARGET_AVX2 GPUSKIN__FAST_INLINE_AVX2 void gpuskin__fast_groups_lb
                                                                                      size_t v1, uint32_t sets,
                                                                                      gpuskin_joint_type type)
 {
-    const char *lbs = (const char *)f->lbs;
+    const char *lbs = (const char *)(f->lbs64 ? f->lbs64 : f->lbs);
     size_t v;
     for (v = v0; v < v1; v += 8) {
         gpuskin__fast_group8 group, *g = &group;
@@ -4556,7 +4582,8 @@ GPUSKIN__FAST_TARGET_AVX512 GPUSKIN__FAST_INLINE_AVX2 __m512 gpuskin__fast_quad1
 GPUSKIN__FAST_TARGET_AVX512 GPUSKIN__FAST_INLINE_AVX2 __m512 gpuskin__fast_read_quad16(gpuskin__fast_group16 *g, int q,
                                                                                     const char *wp, size_t ws,
                                                                                     const char *jp, size_t js,
-                                                                                    gpuskin_joint_type type)
+                                                                                    gpuskin_joint_type type,
+                                                                                    int line_a_joint)
 {
     const char *w = wp + (size_t)(4 * q) * ws, *j = jp + (size_t)(4 * q) * js;
     __m512 raw;
@@ -4576,7 +4603,8 @@ GPUSKIN__FAST_TARGET_AVX512 GPUSKIN__FAST_INLINE_AVX2 __m512 gpuskin__fast_read_
                                                       _mm_castsi128_ps(gpuskin__fast_joints_at(j + 3 * js, type))));
     keep = _mm512_cmp_ps_mask(_mm512_abs_ps(raw), _mm512_set1_ps(GPUSKIN__MIN_WEIGHT), _CMP_GE_OQ);
     jn = _mm512_maskz_mov_epi32(keep, jn);
-    jn = _mm512_add_epi32(_mm512_slli_epi32(jn, 5), _mm512_slli_epi32(jn, 4)); /* j * 48 */
+    jn = line_a_joint ? _mm512_slli_epi32(jn, 6)                                      /* j * 64 */
+                      : _mm512_add_epi32(_mm512_slli_epi32(jn, 5), _mm512_slli_epi32(jn, 4)); /* j * 48 */
     _mm512_storeu_si512((void *)g->off[4 * q], jn);
     return _mm512_maskz_mov_ps(keep, raw);
 }
@@ -4599,10 +4627,10 @@ GPUSKIN__FAST_TARGET_AVX512 GPUSKIN__FAST_INLINE_AVX2 void gpuskin__fast_read_gr
     const char *wp = f->wgt[0] + v0 * ws, *jp = f->jnt[0] + v0 * js;
     const __m512 one = _mm512_set1_ps(1.0f);
     /* (written out: GCC -O2 keeps short loops of vectors as loops, on the stack) */
-    const __m512 w0 = gpuskin__fast_read_quad16(g, 0, wp, ws, jp, js, type);
-    const __m512 w1 = gpuskin__fast_read_quad16(g, 1, wp, ws, jp, js, type);
-    const __m512 w2 = gpuskin__fast_read_quad16(g, 2, wp, ws, jp, js, type);
-    const __m512 w3 = gpuskin__fast_read_quad16(g, 3, wp, ws, jp, js, type);
+    const __m512 w0 = gpuskin__fast_read_quad16(g, 0, wp, ws, jp, js, type, f->lbs64 != NULL);
+    const __m512 w1 = gpuskin__fast_read_quad16(g, 1, wp, ws, jp, js, type, f->lbs64 != NULL);
+    const __m512 w2 = gpuskin__fast_read_quad16(g, 2, wp, ws, jp, js, type, f->lbs64 != NULL);
+    const __m512 w3 = gpuskin__fast_read_quad16(g, 3, wp, ws, jp, js, type, f->lbs64 != NULL);
     /* lane = vertex */
     __m512 sum = _mm512_shuffle_f32x4(
         _mm512_permutex2var_ps(gpuskin__fast_sum16(w0), GPUSKIN__FAST_IDX16(t->sum), gpuskin__fast_sum16(w1)),
@@ -4741,7 +4769,7 @@ GPUSKIN__FAST_TARGET_AVX512 GPUSKIN__FAST_INLINE_AVX2 void gpuskin__fast_groups_
                                                                                         size_t v0, size_t v1,
                                                                                         gpuskin_joint_type type)
 {
-    const char *lbs = (const char *)f->lbs;
+    const char *lbs = (const char *)(f->lbs64 ? f->lbs64 : f->lbs);
     gpuskin__fast_group16 groups[2];
     size_t v;
     int cur = 0;
@@ -5181,6 +5209,9 @@ GPUSKIN_API gpuskin_result gpuskin_skin_cpu_fast(const gpuskin_cpu_skin_desc *de
     uint32_t method, set;
     size_t n, jsize;
     int large = 0;
+#ifdef GPUSKIN__FAST_AVX2
+    float lbs64_block[GPUSKIN__FAST_PAD_JOINTS * 16 + 16];
+#endif
     /* Every check of gpuskin_skin_cpu and gpuskin_streams_validate, in their order. */
     if (!desc) return GPUSKIN_ERROR_NULL_ARGUMENT;
     if (desc->out_error_index) *desc->out_error_index = 0;
@@ -5249,6 +5280,11 @@ GPUSKIN_API gpuskin_result gpuskin_skin_cpu_fast(const gpuskin_cpu_skin_desc *de
     f.otan_s = desc->out_tangents.stride ? desc->out_tangents.stride : 16;
     if (f.onrm) GPUSKIN__TRY(gpuskin__check_stream(f.onrm, desc->out_normals.stride, 12, n));
     if (f.otan) GPUSKIN__TRY(gpuskin__check_stream(f.otan, desc->out_tangents.stride, 16, n));
+    f.lbs64 = NULL;
+#ifdef GPUSKIN__FAST_AVX2
+    if (!f.dqs && f.avx2 && f.joint_count <= GPUSKIN__FAST_PAD_JOINTS && n >= 4 * (size_t)f.joint_count)
+        f.lbs64 = gpuskin__fast_pad_lbs(f.lbs, f.joint_count, lbs64_block);
+#endif
     gpuskin__fast_groups(&f, 0, n & ~(size_t)3);
     if (n & 3) gpuskin__fast_tail(&f, n & ~(size_t)3);
     if (f.dqs || large || !gpuskin__fast_lbs_small(f.lbs, f.joint_count)) {

@@ -333,6 +333,80 @@ static void tf_sweep(unsigned kinds, int dqs)
 }
 
 static void test_lbs_rigid(void) { tf_sweep(1u << TF_RIGID, 0); }
+
+/* The sixteen- and eight-lane LBS forms read a copy of the palette, a cache line
+   a joint, when the palette has at most 128 joints (GPUSKIN__FAST_PAD_JOINTS) and
+   the call at least four vertices a joint. The
+   copy must change no bit: 1,024 vertices skinned in one call (copied up to 128
+   joints) equal, bit for bit, the same vertices skinned in calls of fewer than
+   four vertices a joint (never copied; a multiple of 16, so every vertex meets
+   the same neighbours in its group of sixteen). 129 and 300 joints: neither
+   call copies, and the two still agree. Scaled, mirrored and degenerate joints;
+   one influence set without tangents (the sixteen-lane form where the CPU has
+   AVX-512F), two sets, tangents (the eight-lane form). */
+static void test_lbs_palette_copy_limits(void)
+{
+    static const uint32_t joint_counts[] = {5, 64, 127, 128, 129, 300};
+    const size_t n = 1024;
+    size_t ji;
+    for (ji = 0; ji < sizeof joint_counts / sizeof joint_counts[0]; ++ji) {
+        const uint32_t joints = joint_counts[ji];
+        const size_t chunk = ((4u * joints - 1u) / 16u) * 16u < 1008u ? ((4u * joints - 1u) / 16u) * 16u : 1008u;
+        tf_palettes p;
+        tf_layout lay;
+        tf_mesh m;
+        tf_out whole, parts;
+        gpuskin_cpu_skin_desc d;
+        size_t v0, differ = 0;
+        int variant;
+        tf_make_palettes(&p, joints, 0xFu);
+        for (variant = 0; variant < 9; ++variant) {
+            const int jt = variant % 3;
+            memset(&lay, 0, sizeof lay);
+            lay.sets = variant / 3 == 1 ? 2 : 1;
+            lay.normals = 1;
+            lay.tangents = variant / 3 == 2;
+            lay.jt = (gpuskin_joint_type)jt;
+            tf_make_mesh(&m, n, &lay, joints, 10.0f);
+            tf_make_out(&whole, n, 0);
+            tf_make_out(&parts, n, 0);
+            d = tf_desc(&m, &p, GPUSKIN_METHOD_LBS);
+            d.out_positions = whole.pos;
+            d.out_normals = whole.nrm;
+            d.out_tangents = whole.tan;
+            CHECK_EQ_INT(gpuskin_skin_cpu_fast(&d), GPUSKIN_SUCCESS);
+            for (v0 = 0; v0 < n; v0 += chunk) {
+                gpuskin_cpu_skin_desc c = d;
+                const size_t count = n - v0 < chunk ? n - v0 : chunk;
+                c.streams.vertex_count = count;
+                c.streams.positions.data = (const char *)m.s.positions.data + v0 * 12;
+                c.streams.normals.data = (const char *)m.s.normals.data + v0 * 12;
+                c.streams.joints[0].data = (const char *)m.s.joints[0].data + v0 * 4 * m.jsize;
+                c.streams.weights[0].data = (const char *)m.s.weights[0].data + v0 * 16;
+                if (lay.sets == 2) {
+                    c.streams.joints[1].data = (const char *)m.s.joints[1].data + v0 * 4 * m.jsize;
+                    c.streams.weights[1].data = (const char *)m.s.weights[1].data + v0 * 16;
+                }
+                if (lay.tangents) c.streams.tangents.data = (const char *)m.s.tangents.data + v0 * 16;
+                c.out_positions.data = (char *)parts.pos.data + v0 * 12;
+                c.out_normals.data = (char *)parts.nrm.data + v0 * 12;
+                c.out_tangents.data = (char *)parts.tan.data + v0 * 16;
+                CHECK_EQ_INT(gpuskin_skin_cpu_fast(&c), GPUSKIN_SUCCESS);
+            }
+            differ = 0;
+            for (v0 = 0; v0 < whole.bytes; ++v0) differ += whole.buf[v0] != parts.buf[v0];
+            CHECK(differ == 0);
+            if (differ)
+                fprintf(stderr, "  %u joints, sets %u, tangents %d, joint type %d: %zu bytes differ\n", joints, lay.sets,
+                        lay.tangents, jt, differ);
+            free(whole.buf);
+            free(parts.buf);
+            tf_free_mesh(&m);
+        }
+        tf_free_palettes(&p);
+    }
+}
+
 static void test_lbs_scaled_mirrored_degenerate(void) { tf_sweep(0xFu, 0); }
 static void test_dqs_rigid(void)
 {
@@ -1797,6 +1871,7 @@ int main(int argc, char **argv)
 #endif
     RUN_TEST(test_lbs_rigid);
     RUN_TEST(test_lbs_scaled_mirrored_degenerate);
+    RUN_TEST(test_lbs_palette_copy_limits);
     RUN_TEST(test_dqs_rigid);
     RUN_TEST(test_dqs_residual);
     RUN_TEST(test_dqs_antipodal_and_ties);
