@@ -81,6 +81,9 @@
    GPUSKIN_NO_AVX512        no AVX-512 forms of gpuskin_build_palettes, LBS skinning
                             and the DQ split (the AVX2 / AVX ones instead), for hosts
                             that keep 512-bit work off their cores.
+   GPUSKIN_FAST_COPY_JOINTS n   gpuskin_skin_cpu_fast's AVX2 / AVX-512 LBS forms read
+                            palettes of up to n joints (default 128) from a stack copy
+                            of 64 n + 64 bytes, one cache line a joint; 0: no copy.
    GPUSKIN_STATIC           make every function static to the including file.
    GPUSKIN_API              decoration of every public function (default: extern).
    GPUSKIN_ASSERT(x)        internal invariants (default: assert.h). Never used for
@@ -385,7 +388,8 @@ GPUSKIN_API gpuskin_result gpuskin_skin_cpu(const gpuskin_cpu_skin_desc *desc);
    gpuskin_skin_cpu to float rounding (checked vertex for vertex by the tests), with
    SIMD where the compiler offers it (SSE2 on x86-64) and the oracle elsewhere.
    Allocates nothing; with AVX2 it holds an LBS palette of up to 128 joints in an
-   8.3 KiB stack copy (one cache line a joint), so mind small thread stacks. */
+   8.3 KiB stack copy (one cache line a joint; GPUSKIN_FAST_COPY_JOINTS sets the
+   limit, 0 none), so mind small thread stacks. */
 GPUSKIN_API gpuskin_result gpuskin_skin_cpu_fast(const gpuskin_cpu_skin_desc *desc);
 
 /* Palettes for a range of instances, for a host's job system: each job takes its own
@@ -3729,7 +3733,10 @@ typedef struct gpuskin__fast_skin {
    GPUSKIN__FAST_PAD_JOINTS joints, 8 KiB of stack, when the call has at least
    four vertices a joint to pay for the copy), none does. BENCHMARKS.md gives what
    it measured. Returns the copy, 64-byte aligned inside block. */
-#define GPUSKIN__FAST_PAD_JOINTS 128u
+#ifndef GPUSKIN_FAST_COPY_JOINTS
+#define GPUSKIN_FAST_COPY_JOINTS 128
+#endif
+#define GPUSKIN__FAST_PAD_JOINTS ((uint32_t)(GPUSKIN_FAST_COPY_JOINTS))
 static const float *gpuskin__fast_pad_lbs(const float *lbs, uint32_t joints, float *block)
 {
     float *d = (float *)(void *)(((uintptr_t)block + 63) & ~(uintptr_t)63);
@@ -5211,6 +5218,7 @@ GPUSKIN_API gpuskin_result gpuskin_skin_cpu_fast(const gpuskin_cpu_skin_desc *de
     int large = 0;
 #ifdef GPUSKIN__FAST_AVX2
     float lbs64_block[GPUSKIN__FAST_PAD_JOINTS * 16 + 16];
+    const uint32_t copy_limit = GPUSKIN__FAST_PAD_JOINTS; /* a variable: no "always false" warning for 0 */
 #endif
     /* Every check of gpuskin_skin_cpu and gpuskin_streams_validate, in their order. */
     if (!desc) return GPUSKIN_ERROR_NULL_ARGUMENT;
@@ -5282,7 +5290,7 @@ GPUSKIN_API gpuskin_result gpuskin_skin_cpu_fast(const gpuskin_cpu_skin_desc *de
     if (f.otan) GPUSKIN__TRY(gpuskin__check_stream(f.otan, desc->out_tangents.stride, 16, n));
     f.lbs64 = NULL;
 #ifdef GPUSKIN__FAST_AVX2
-    if (!f.dqs && f.avx2 && f.joint_count <= GPUSKIN__FAST_PAD_JOINTS && n >= 4 * (size_t)f.joint_count)
+    if (!f.dqs && f.avx2 && f.joint_count <= copy_limit && n >= 4 * (size_t)f.joint_count)
         f.lbs64 = gpuskin__fast_pad_lbs(f.lbs, f.joint_count, lbs64_block);
 #endif
     gpuskin__fast_groups(&f, 0, n & ~(size_t)3);

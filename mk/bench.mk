@@ -16,8 +16,9 @@ FAST_FLAGS := $(WARN) -I. -Itests
 $(BUILD)/test_fast: tests/test_fast.c $(FAST_HDRS) | $(BUILD)
 	$(CC) $(CFLAGS) -std=c99 $(FAST_FLAGS) $< -o $@ -lm
 
+# (and without the fast LBS forms' palette copy: GPUSKIN_FAST_COPY_JOINTS=0)
 $(BUILD)/test_fast_cpp: tests/test_fast.c $(FAST_HDRS) | $(BUILD)
-	$(CXX) -O1 -g -std=c++17 $(FAST_FLAGS) -x c++ $< -o $@
+	$(CXX) -O1 -g -std=c++17 -DGPUSKIN_FAST_COPY_JOINTS=0 $(FAST_FLAGS) -x c++ $< -o $@
 
 $(BUILD)/test_fast_san: tests/test_fast.c $(FAST_HDRS) | $(BUILD)
 	$(CC) -O1 -g -std=c99 $(FAST_FLAGS) $(SAN) $< -o $@ -lm
