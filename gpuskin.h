@@ -1997,14 +1997,17 @@ GPUSKIN_API gpuskin_result gpuskin_palette_lerp(const gpuskin_mat4 *a, const gpu
      128-bit fused multiply-add, the rest on eight lanes (the H200 host: ~1.8x the
      SSE2 form; BENCHMARKS.md); with AVX-512F too, a third for one influence set
      without tangents: sixteen vertices a group, each influence one masked 512-bit
-     load and one fused multiply-add, the rest on sixteen lanes.
+     load and one fused multiply-add, the rest on sixteen lanes. Both read palettes
+     of up to GPUSKIN_FAST_COPY_JOINTS joints from a stack copy at one cache line a
+     joint, so that no palette load straddles two lines.
    Statements follow the oracle's order where that costs nothing, so most results of
    the SSE2 forms are bit-identical; where they are not (the normal and tangent are
    scaled by 1/len instead of divided by len, and palettes fold the model matrix into
    the roots) the difference is an ulp or two. The AVX2 + FMA form rounds each
    multiply-add once, so its results differ from the oracle's by about as much.
 
-   Options: GPUSKIN_NO_SIMD forces the portable path (oracle + reference palettes).
+   Options: GPUSKIN_NO_SIMD forces the portable path (oracle + reference palettes);
+   GPUSKIN_NO_AVX, GPUSKIN_NO_AVX512 and GPUSKIN_FAST_COPY_JOINTS as at the top.
    It reuses the oracle's private helpers (gpuskin__check_stream, gpuskin__check_palette,
    gpuskin__sets, gpuskin__joint_size, gpuskin__finite, GPUSKIN__TRY). */
 
