@@ -388,7 +388,7 @@ GPUSKIN_API gpuskin_result gpuskin_skin_cpu(const gpuskin_cpu_skin_desc *desc);
    gpuskin_skin_cpu to float rounding (checked vertex for vertex by the tests), with
    SIMD where the compiler offers it (SSE2 on x86-64) and the oracle elsewhere.
    Allocates nothing; with AVX2 it holds an LBS palette of up to 128 joints in an
-   8.3 KiB stack copy (one cache line a joint; GPUSKIN_FAST_COPY_JOINTS sets the
+   8,256-byte stack copy (one cache line a joint; GPUSKIN_FAST_COPY_JOINTS sets the
    limit, 0 none), so mind small thread stacks. */
 GPUSKIN_API gpuskin_result gpuskin_skin_cpu_fast(const gpuskin_cpu_skin_desc *desc);
 
@@ -3733,7 +3733,7 @@ typedef struct gpuskin__fast_skin {
 /* The sixteen-lane LBS form loads a joint's twelve floats as one masked 64-byte
    load. At the palette's 48-byte stride three joints in four straddle two cache
    lines, and a load that splits costs about two; copied to a line each (at most
-   GPUSKIN__FAST_PAD_JOINTS joints, 8 KiB of stack, when the call has at least
+   GPUSKIN__FAST_PAD_JOINTS joints: 128 by default, 8,256 bytes of stack; when the call has at least
    four vertices a joint to pay for the copy), none does. BENCHMARKS.md gives what
    it measured. Returns the copy, 64-byte aligned inside block. */
 #ifndef GPUSKIN_FAST_COPY_JOINTS
