@@ -3726,20 +3726,21 @@ typedef struct gpuskin__fast_skin {
     int avx2; /* the CPU runs the AVX2 + FMA forms (GPUSKIN__FAST_AVX2 builds only) */
     int avx512; /* and the AVX-512F LBS form (GPUSKIN__FAST_AVX512 builds only) */
     const float *lbs, *dq, *res;
-    const float *lbs64; /* the LBS palette copied to one 64-byte line a joint, or NULL (GPUSKIN__FAST_PAD_JOINTS) */
+    const float *lbs64; /* the LBS palette copied to one 64-byte line a joint, or NULL (gpuskin__fast_pad_lbs) */
 } gpuskin__fast_skin;
 
 #ifdef GPUSKIN__FAST_AVX2
 /* The sixteen-lane LBS form loads a joint's twelve floats as one masked 64-byte
-   load. At the palette's 48-byte stride three joints in four straddle two cache
-   lines, and a load that splits costs about two; copied to a line each (at most
-   GPUSKIN__FAST_PAD_JOINTS joints: 128 by default, 8,256 bytes of stack; when the call has at least
-   four vertices a joint to pay for the copy), none does. BENCHMARKS.md gives what
-   it measured. Returns the copy, 64-byte aligned inside block. */
+   load, the eight-lane form rows 0-1 as one 32-byte load. At the palette's
+   48-byte stride three joints in four (one in four) then straddle two cache
+   lines, and a load that splits costs about two. Copied to a line each, none
+   does: up to GPUSKIN_FAST_COPY_JOINTS joints (128 by default: 8,256 bytes of
+   stack), for calls of at least four vertices a joint, which pay for the copy.
+   BENCHMARKS.md gives what it measured. Returns the copy, 64-byte aligned inside
+   block. */
 #ifndef GPUSKIN_FAST_COPY_JOINTS
 #define GPUSKIN_FAST_COPY_JOINTS 128
 #endif
-#define GPUSKIN__FAST_PAD_JOINTS ((uint32_t)(GPUSKIN_FAST_COPY_JOINTS))
 static const float *gpuskin__fast_pad_lbs(const float *lbs, uint32_t joints, float *block)
 {
     float *d = (float *)(void *)(((uintptr_t)block + 63) & ~(uintptr_t)63);
@@ -5220,8 +5221,8 @@ GPUSKIN_API gpuskin_result gpuskin_skin_cpu_fast(const gpuskin_cpu_skin_desc *de
     size_t n, jsize;
     int large = 0;
 #ifdef GPUSKIN__FAST_AVX2
-    float lbs64_block[GPUSKIN__FAST_PAD_JOINTS * 16 + 16];
-    const uint32_t copy_limit = GPUSKIN__FAST_PAD_JOINTS; /* a variable: no "always false" warning for 0 */
+    float lbs64_block[GPUSKIN_FAST_COPY_JOINTS * 16 + 16];
+    const uint32_t copy_limit = GPUSKIN_FAST_COPY_JOINTS; /* a variable: no "always false" warning for 0 */
 #endif
     /* Every check of gpuskin_skin_cpu and gpuskin_streams_validate, in their order. */
     if (!desc) return GPUSKIN_ERROR_NULL_ARGUMENT;

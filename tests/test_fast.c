@@ -335,12 +335,12 @@ static void tf_sweep(unsigned kinds, int dqs)
 static void test_lbs_rigid(void) { tf_sweep(1u << TF_RIGID, 0); }
 
 /* The sixteen- and eight-lane LBS forms read a copy of the palette, a cache line
-   a joint, when the palette has at most 128 joints (GPUSKIN__FAST_PAD_JOINTS) and
-   the call at least four vertices a joint. The
-   copy must change no bit: 1,024 vertices skinned in one call (copied up to 128
-   joints) equal, bit for bit, the same vertices skinned in calls of fewer than
-   four vertices a joint (never copied; a multiple of 16, so every vertex meets
-   the same neighbours in its group of sixteen). 129 and 300 joints: neither
+   a joint, when the palette has at most 128 joints (GPUSKIN_FAST_COPY_JOINTS) and
+   the call at least four vertices a joint. The copy must change no bit: 1,024
+   vertices skinned in one call (copied up to 128 joints) equal, bit for bit, the
+   same vertices skinned in calls of fewer than four vertices a joint (never
+   copied; a multiple of 16, so every vertex meets the same neighbours in its
+   group of sixteen). 129 and 300 joints: neither
    call copies, and the two still agree. Scaled, mirrored and degenerate joints;
    one influence set without tangents (the sixteen-lane form where the CPU has
    AVX-512F), two sets, tangents (the eight-lane form). */
@@ -351,7 +351,8 @@ static void test_lbs_palette_copy_limits(void)
     size_t ji;
     for (ji = 0; ji < sizeof joint_counts / sizeof joint_counts[0]; ++ji) {
         const uint32_t joints = joint_counts[ji];
-        const size_t chunk = ((4u * joints - 1u) / 16u) * 16u < 1008u ? ((4u * joints - 1u) / 16u) * 16u : 1008u;
+        const size_t below_copy = (4u * joints - 1u) / 16u * 16u; /* < 4 vertices a joint, a multiple of 16 */
+        const size_t chunk = below_copy < 1008u ? below_copy : 1008u;
         tf_palettes p;
         tf_layout lay;
         tf_mesh m;
