@@ -4534,9 +4534,9 @@ GPUSKIN__FAST_TARGET_AVX2 static void gpuskin__fast_groups_lbs8(const gpuskin__f
    and one fused multiply-add whose weight is broadcast from memory, where the
    eight-lane form needs a broadcast and a 256-bit and a 128-bit load and
    multiply-add. The sixteen blended entries are transposed by 128-bit lanes, then
-   positions, cofactors and normals run on sixteen vertices a register. 1/sum is
-   one division a group, not one per four vertices: the sums are gathered into one
-   register first. The same operations in the same order as the eight-lane form
+   positions, cofactors and normals run on sixteen vertices a register. The
+   weights are transposed first (lane = vertex), so 1/sum is one division a
+   group and the sums three additions. The same operations in the same order as the eight-lane form
    but for the reciprocal square root's estimate (14 bits here, 12 there, each
    refined by a Newton step), so the two differ from the oracle alike. Locally
    (2-vCPU Zen 4 VM, 50,000 vertices, k = 4, positions + normals) ~1.1x the
@@ -4547,18 +4547,17 @@ GPUSKIN__FAST_TARGET_AVX2 static void gpuskin__fast_groups_lbs8(const gpuskin__f
 #pragma GCC diagnostic ignored "-Wmaybe-uninitialized"
 #endif
 
-/* The influences of sixteen vertices, vertex by vertex (the blend broadcasts each
-   weight from here). */
+/* The influences of sixteen vertices (the blend broadcasts each weight from
+   here, so the weights' layout costs it nothing). */
 typedef struct gpuskin__fast_group16 {
     uint32_t off[16][4]; /* [vertex]: palette byte offsets */
-    float wn[16][4];     /* [vertex]: weights times 1/sum (0 where flushed) */
+    float wn[4][16];     /* [influence][vertex]: weights times 1/sum (0 where flushed) */
     __mmask16 weighted;  /* lane = vertex: some weight is non-zero */
 } gpuskin__fast_group16;
 
 /* Lookup tables of the 16-lane shuffles (vpermt2ps / vpermps indices). */
 typedef struct gpuskin__fast_idx16 {
-    int32_t sum[16];        /* lane 0 of each 128-bit lane of two registers */
-    int32_t spread[4][16];  /* [q]: lane 4q + i / 4 in lane i */
+    int32_t wsplit[2][16];  /* [h]: influences 2h, 2h + 1 of the eight vertices of two registers */
     int32_t load[3][2][16]; /* [x/y/z][step]: float[3] x 16 -> x, y, z */
     int32_t store[3][2][16]; /* [register][step]: x, y, z -> float[3] x 16 */
 } gpuskin__fast_idx16;
@@ -4567,8 +4566,7 @@ static void gpuskin__fast_idx16_init(gpuskin__fast_idx16 *t)
 {
     int i, k, q;
     for (i = 0; i < 16; ++i) {
-        t->sum[i] = (i & 7) * 4; /* 0, 4, .. 28, twice */
-        for (q = 0; q < 4; ++q) t->spread[q][i] = 4 * q + i / 4;
+        for (q = 0; q < 2; ++q) t->wsplit[q][i] = (i & 4) * 4 + (i & 3) * 4 + 2 * q + i / 8;
         for (k = 0; k < 3; ++k) {
             const int e = 3 * i + k, g = 16 * k + i; /* element of component k; element i of register k */
             t->load[k][0][i] = e < 32 ? e : 0;
@@ -4620,15 +4618,6 @@ GPUSKIN__FAST_TARGET_AVX512 GPUSKIN__FAST_INLINE_AVX2 __m512 gpuskin__fast_read_
     return _mm512_maskz_mov_ps(keep, raw);
 }
 
-/* Each 128-bit lane's sum, in the oracle's order (influence by influence), in every
-   float of the lane. */
-GPUSKIN__FAST_TARGET_AVX512 GPUSKIN__FAST_INLINE_AVX2 __m512 gpuskin__fast_sum16(__m512 w)
-{
-    const __m512 w0 = _mm512_permute_ps(w, _MM_SHUFFLE(0, 0, 0, 0)), w1 = _mm512_permute_ps(w, _MM_SHUFFLE(1, 1, 1, 1));
-    const __m512 w2 = _mm512_permute_ps(w, _MM_SHUFFLE(2, 2, 2, 2)), w3 = _mm512_permute_ps(w, _MM_SHUFFLE(3, 3, 3, 3));
-    return _mm512_add_ps(_mm512_add_ps(_mm512_add_ps(w0, w1), w2), w3);
-}
-
 GPUSKIN__FAST_TARGET_AVX512 GPUSKIN__FAST_INLINE_AVX2 void gpuskin__fast_read_group16(const gpuskin__fast_skin *f,
                                                                                    const gpuskin__fast_idx16 *t,
                                                                                    gpuskin__fast_group16 *g, size_t v0,
@@ -4642,21 +4631,32 @@ GPUSKIN__FAST_TARGET_AVX512 GPUSKIN__FAST_INLINE_AVX2 void gpuskin__fast_read_gr
     const __m512 w1 = gpuskin__fast_read_quad16(g, 1, wp, ws, jp, js, type, f->lbs64 != NULL);
     const __m512 w2 = gpuskin__fast_read_quad16(g, 2, wp, ws, jp, js, type, f->lbs64 != NULL);
     const __m512 w3 = gpuskin__fast_read_quad16(g, 3, wp, ws, jp, js, type, f->lbs64 != NULL);
-    /* lane = vertex */
-    __m512 sum = _mm512_shuffle_f32x4(
-        _mm512_permutex2var_ps(gpuskin__fast_sum16(w0), GPUSKIN__FAST_IDX16(t->sum), gpuskin__fast_sum16(w1)),
-        _mm512_permutex2var_ps(gpuskin__fast_sum16(w2), GPUSKIN__FAST_IDX16(t->sum), gpuskin__fast_sum16(w3)),
-        _MM_SHUFFLE(1, 0, 1, 0));
+    /* Influence by influence, lane = vertex: the weights transposed (eight
+       shuffles), so the sums take three additions in the oracle's order and the
+       normalised weights one multiplication a register. (Summed within each
+       vertex's 128-bit lane and spread back, they took 23 shuffles a group; on
+       Intel cores every 512-bit shuffle takes the one port that also does half
+       the arithmetic; on a Zen 5 this form ran positions + normals 1.02-1.07x,
+       the same bits, BENCHMARKS.md.) */
+    const __m512 lo01 = _mm512_permutex2var_ps(w0, GPUSKIN__FAST_IDX16(t->wsplit[0]), w1); /* vertices 0-7 */
+    const __m512 lo23 = _mm512_permutex2var_ps(w0, GPUSKIN__FAST_IDX16(t->wsplit[1]), w1);
+    const __m512 hi01 = _mm512_permutex2var_ps(w2, GPUSKIN__FAST_IDX16(t->wsplit[0]), w3); /* vertices 8-15 */
+    const __m512 hi23 = _mm512_permutex2var_ps(w2, GPUSKIN__FAST_IDX16(t->wsplit[1]), w3);
+    const __m512 i0 = _mm512_shuffle_f32x4(lo01, hi01, _MM_SHUFFLE(1, 0, 1, 0));
+    const __m512 i1 = _mm512_shuffle_f32x4(lo01, hi01, _MM_SHUFFLE(3, 2, 3, 2));
+    const __m512 i2 = _mm512_shuffle_f32x4(lo23, hi23, _MM_SHUFFLE(1, 0, 1, 0));
+    const __m512 i3 = _mm512_shuffle_f32x4(lo23, hi23, _MM_SHUFFLE(3, 2, 3, 2));
+    __m512 sum = _mm512_add_ps(_mm512_add_ps(_mm512_add_ps(i0, i1), i2), i3);
     g->weighted = _mm512_cmp_ps_mask(sum, _mm512_setzero_ps(), _CMP_GT_OQ);
     sum = _mm512_mask_div_ps(one, g->weighted, one, sum);
-    _mm512_storeu_ps(g->wn[0], _mm512_mul_ps(w0, _mm512_permutexvar_ps(GPUSKIN__FAST_IDX16(t->spread[0]), sum)));
-    _mm512_storeu_ps(g->wn[4], _mm512_mul_ps(w1, _mm512_permutexvar_ps(GPUSKIN__FAST_IDX16(t->spread[1]), sum)));
-    _mm512_storeu_ps(g->wn[8], _mm512_mul_ps(w2, _mm512_permutexvar_ps(GPUSKIN__FAST_IDX16(t->spread[2]), sum)));
-    _mm512_storeu_ps(g->wn[12], _mm512_mul_ps(w3, _mm512_permutexvar_ps(GPUSKIN__FAST_IDX16(t->spread[3]), sum)));
+    _mm512_storeu_ps(g->wn[0], _mm512_mul_ps(i0, sum));
+    _mm512_storeu_ps(g->wn[1], _mm512_mul_ps(i1, sum));
+    _mm512_storeu_ps(g->wn[2], _mm512_mul_ps(i2, sum));
+    _mm512_storeu_ps(g->wn[3], _mm512_mul_ps(i3, sum));
 }
 
 /* One vertex's blended entry (rows 0-2 in floats 0-11): w = its four weights times
-   1/sum, off = its four palette byte offsets. The mask keeps the load inside the
+   1/sum, 16 floats apart, off = its four palette byte offsets. The mask keeps the load inside the
    entry (the last joint's ends the palette). */
 GPUSKIN__FAST_TARGET_AVX512 GPUSKIN__FAST_INLINE_AVX2 __m512 gpuskin__fast_lbs_set16(const char *lbs, const uint32_t *off,
                                                                                   const float *w)
@@ -4667,9 +4667,9 @@ GPUSKIN__FAST_TARGET_AVX512 GPUSKIN__FAST_INLINE_AVX2 __m512 gpuskin__fast_lbs_s
     const __m512 e2 = _mm512_maskz_loadu_ps(rows, (const void *)(lbs + off[2]));
     const __m512 e3 = _mm512_maskz_loadu_ps(rows, (const void *)(lbs + off[3]));
     __m512 acc = _mm512_mul_ps(e0, _mm512_set1_ps(w[0]));
-    acc = _mm512_fmadd_ps(e1, _mm512_set1_ps(w[1]), acc);
-    acc = _mm512_fmadd_ps(e2, _mm512_set1_ps(w[2]), acc);
-    return _mm512_fmadd_ps(e3, _mm512_set1_ps(w[3]), acc);
+    acc = _mm512_fmadd_ps(e1, _mm512_set1_ps(w[16]), acc);
+    acc = _mm512_fmadd_ps(e2, _mm512_set1_ps(w[32]), acc);
+    return _mm512_fmadd_ps(e3, _mm512_set1_ps(w[48]), acc);
 }
 
 /* Vertices v0..v0+15 of a float[3] stream as x, y, z (lane = vertex). */
@@ -4795,7 +4795,7 @@ GPUSKIN__FAST_TARGET_AVX512 GPUSKIN__FAST_INLINE_AVX2 void gpuskin__fast_groups_
            before (read in the same iteration, the form was ~5 % slower on a Zen 4). */
         if (v + 16 < v1) gpuskin__fast_read_group16(f, t, &groups[cur ^ 1], v + 16, type);
         /* (written out, as in gpuskin__fast_read_group16) */
-#define GPUSKIN__FAST_BLEND16(i) r[i] = gpuskin__fast_lbs_set16(lbs, g->off[i], g->wn[i])
+#define GPUSKIN__FAST_BLEND16(i) r[i] = gpuskin__fast_lbs_set16(lbs, g->off[i], &g->wn[0][i])
         GPUSKIN__FAST_BLEND16(0); GPUSKIN__FAST_BLEND16(1); GPUSKIN__FAST_BLEND16(2); GPUSKIN__FAST_BLEND16(3);
         GPUSKIN__FAST_BLEND16(4); GPUSKIN__FAST_BLEND16(5); GPUSKIN__FAST_BLEND16(6); GPUSKIN__FAST_BLEND16(7);
         GPUSKIN__FAST_BLEND16(8); GPUSKIN__FAST_BLEND16(9); GPUSKIN__FAST_BLEND16(10); GPUSKIN__FAST_BLEND16(11);
