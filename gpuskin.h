@@ -1995,8 +1995,8 @@ GPUSKIN_API gpuskin_result gpuskin_palette_lerp(const gpuskin_mat4 *a, const gpu
    - on a CPU with AVX2 and FMA (GCC/clang, chosen at run time), LBS runs a second
      form: eight vertices a group, each influence one 256-bit and one
      128-bit fused multiply-add, the rest on eight lanes (the H200 host: ~1.8x the
-     SSE2 form; BENCHMARKS.md); with AVX-512F too, a third for one influence set
-     without tangents: sixteen vertices a group, each influence one masked 512-bit
+     SSE2 form; BENCHMARKS.md); with AVX-512F too, a third for one or two influence
+     sets without tangents: sixteen vertices a group, each influence one masked 512-bit
      load and one fused multiply-add, the rest on sixteen lanes. Both read palettes
      of up to GPUSKIN_FAST_COPY_JOINTS joints from a stack copy at one cache line a
      joint, so that no palette load straddles two lines.
@@ -4525,11 +4525,13 @@ GPUSKIN__FAST_TARGET_AVX2 static void gpuskin__fast_groups_lbs8(const gpuskin__f
 
 #ifdef GPUSKIN__FAST_AVX512
 /* ---- LBS, sixteen vertices at a time (AVX-512F) ------------------------------ */
-/* Chosen at run time for LBS where the CPU has AVX-512F, for one influence set
-   without tangents (whole groups of sixteen; a last group of eight goes to the
-   eight-lane form). With two sets or with tangents it measured no faster than the
-   eight-lane form (up to ~5 % slower locally, near the noise), so those stay
-   there. Per influence, the whole palette entry (rows 0-2, 12 floats) is one
+/* Chosen at run time for LBS where the CPU has AVX-512F, for one or two influence
+   sets without tangents (whole groups of sixteen; a last group of eight goes to
+   the eight-lane form). With tangents it measured no faster than the eight-lane
+   form (up to ~5 % slower on a Zen 4, near the noise), so those stay there. Two
+   sets measured so too on that Zen 4, before the palette copy; on a Zen 5 with
+   the copy this form ran them 1.45-1.49x the eight-lane one (positions +
+   normals, both in one process; BENCHMARKS.md). Per influence, the whole palette entry (rows 0-2, 12 floats) is one
    masked 512-bit load (the mask keeps the last joint's load inside the palette)
    and one fused multiply-add whose weight is broadcast from memory, where the
    eight-lane form needs a broadcast and a 256-bit and a 128-bit load and
@@ -4550,8 +4552,8 @@ GPUSKIN__FAST_TARGET_AVX2 static void gpuskin__fast_groups_lbs8(const gpuskin__f
 /* The influences of sixteen vertices (the blend broadcasts each weight from
    here, so the weights' layout costs it nothing). */
 typedef struct gpuskin__fast_group16 {
-    uint32_t off[16][4]; /* [vertex]: palette byte offsets */
-    float wn[4][16];     /* [influence][vertex]: weights times 1/sum (0 where flushed) */
+    uint32_t off[2][16][4]; /* [set][vertex]: palette byte offsets */
+    float wn[8][16];        /* [influence][vertex]: weights times 1/sum (0 where flushed) */
     __mmask16 weighted;  /* lane = vertex: some weight is non-zero */
 } gpuskin__fast_group16;
 
@@ -4588,7 +4590,7 @@ GPUSKIN__FAST_TARGET_AVX512 GPUSKIN__FAST_INLINE_AVX2 __m512 gpuskin__fast_quad1
 
 /* Vertices 4q..4q+3: stores the offsets; returns the kept weights (not yet
    normalised), vertex by vertex. */
-GPUSKIN__FAST_TARGET_AVX512 GPUSKIN__FAST_INLINE_AVX2 __m512 gpuskin__fast_read_quad16(gpuskin__fast_group16 *g, int q,
+GPUSKIN__FAST_TARGET_AVX512 GPUSKIN__FAST_INLINE_AVX2 __m512 gpuskin__fast_read_quad16(uint32_t (*off)[4], int q,
                                                                                     const char *wp, size_t ws,
                                                                                     const char *jp, size_t js,
                                                                                     gpuskin_joint_type type,
@@ -4614,23 +4616,25 @@ GPUSKIN__FAST_TARGET_AVX512 GPUSKIN__FAST_INLINE_AVX2 __m512 gpuskin__fast_read_
     jn = _mm512_maskz_mov_epi32(keep, jn);
     jn = line_a_joint ? _mm512_slli_epi32(jn, 6)                                      /* j * 64 */
                       : _mm512_add_epi32(_mm512_slli_epi32(jn, 5), _mm512_slli_epi32(jn, 4)); /* j * 48 */
-    _mm512_storeu_si512((void *)g->off[4 * q], jn);
+    _mm512_storeu_si512((void *)off[4 * q], jn);
     return _mm512_maskz_mov_ps(keep, raw);
 }
 
-GPUSKIN__FAST_TARGET_AVX512 GPUSKIN__FAST_INLINE_AVX2 void gpuskin__fast_read_group16(const gpuskin__fast_skin *f,
-                                                                                   const gpuskin__fast_idx16 *t,
-                                                                                   gpuskin__fast_group16 *g, size_t v0,
-                                                                                   gpuskin_joint_type type)
+/* One set's weights of sixteen vertices, kept (not yet normalised) and
+   transposed: i[k] = influence k, lane = vertex; stores the set's offsets. */
+GPUSKIN__FAST_TARGET_AVX512 GPUSKIN__FAST_INLINE_AVX2 void gpuskin__fast_read_set16(const gpuskin__fast_skin *f,
+                                                                                 const gpuskin__fast_idx16 *t,
+                                                                                 gpuskin__fast_group16 *g, uint32_t set,
+                                                                                 size_t v0, gpuskin_joint_type type,
+                                                                                 __m512 i[4])
 {
-    const size_t ws = f->wgt_s[0], js = f->jnt_s[0];
-    const char *wp = f->wgt[0] + v0 * ws, *jp = f->jnt[0] + v0 * js;
-    const __m512 one = _mm512_set1_ps(1.0f);
+    const size_t ws = f->wgt_s[set], js = f->jnt_s[set];
+    const char *wp = f->wgt[set] + v0 * ws, *jp = f->jnt[set] + v0 * js;
     /* (written out: GCC -O2 keeps short loops of vectors as loops, on the stack) */
-    const __m512 w0 = gpuskin__fast_read_quad16(g, 0, wp, ws, jp, js, type, f->lbs64 != NULL);
-    const __m512 w1 = gpuskin__fast_read_quad16(g, 1, wp, ws, jp, js, type, f->lbs64 != NULL);
-    const __m512 w2 = gpuskin__fast_read_quad16(g, 2, wp, ws, jp, js, type, f->lbs64 != NULL);
-    const __m512 w3 = gpuskin__fast_read_quad16(g, 3, wp, ws, jp, js, type, f->lbs64 != NULL);
+    const __m512 w0 = gpuskin__fast_read_quad16(g->off[set], 0, wp, ws, jp, js, type, f->lbs64 != NULL);
+    const __m512 w1 = gpuskin__fast_read_quad16(g->off[set], 1, wp, ws, jp, js, type, f->lbs64 != NULL);
+    const __m512 w2 = gpuskin__fast_read_quad16(g->off[set], 2, wp, ws, jp, js, type, f->lbs64 != NULL);
+    const __m512 w3 = gpuskin__fast_read_quad16(g->off[set], 3, wp, ws, jp, js, type, f->lbs64 != NULL);
     /* Influence by influence, lane = vertex: the weights transposed (eight
        shuffles), so the sums take three additions in the oracle's order and the
        normalised weights one multiplication a register. (Summed within each
@@ -4642,17 +4646,38 @@ GPUSKIN__FAST_TARGET_AVX512 GPUSKIN__FAST_INLINE_AVX2 void gpuskin__fast_read_gr
     const __m512 lo23 = _mm512_permutex2var_ps(w0, GPUSKIN__FAST_IDX16(t->wsplit[1]), w1);
     const __m512 hi01 = _mm512_permutex2var_ps(w2, GPUSKIN__FAST_IDX16(t->wsplit[0]), w3); /* vertices 8-15 */
     const __m512 hi23 = _mm512_permutex2var_ps(w2, GPUSKIN__FAST_IDX16(t->wsplit[1]), w3);
-    const __m512 i0 = _mm512_shuffle_f32x4(lo01, hi01, _MM_SHUFFLE(1, 0, 1, 0));
-    const __m512 i1 = _mm512_shuffle_f32x4(lo01, hi01, _MM_SHUFFLE(3, 2, 3, 2));
-    const __m512 i2 = _mm512_shuffle_f32x4(lo23, hi23, _MM_SHUFFLE(1, 0, 1, 0));
-    const __m512 i3 = _mm512_shuffle_f32x4(lo23, hi23, _MM_SHUFFLE(3, 2, 3, 2));
-    __m512 sum = _mm512_add_ps(_mm512_add_ps(_mm512_add_ps(i0, i1), i2), i3);
+    i[0] = _mm512_shuffle_f32x4(lo01, hi01, _MM_SHUFFLE(1, 0, 1, 0));
+    i[1] = _mm512_shuffle_f32x4(lo01, hi01, _MM_SHUFFLE(3, 2, 3, 2));
+    i[2] = _mm512_shuffle_f32x4(lo23, hi23, _MM_SHUFFLE(1, 0, 1, 0));
+    i[3] = _mm512_shuffle_f32x4(lo23, hi23, _MM_SHUFFLE(3, 2, 3, 2));
+}
+
+GPUSKIN__FAST_TARGET_AVX512 GPUSKIN__FAST_INLINE_AVX2 void gpuskin__fast_read_group16(const gpuskin__fast_skin *f,
+                                                                                   const gpuskin__fast_idx16 *t,
+                                                                                   gpuskin__fast_group16 *g, size_t v0,
+                                                                                   uint32_t sets, gpuskin_joint_type type)
+{
+    const __m512 one = _mm512_set1_ps(1.0f);
+    __m512 i[4], k[4], sum;
+    /* the oracle's order: influence by influence, set by set */
+    gpuskin__fast_read_set16(f, t, g, 0, v0, type, i);
+    sum = _mm512_add_ps(_mm512_add_ps(_mm512_add_ps(i[0], i[1]), i[2]), i[3]);
+    if (sets == 2) {
+        gpuskin__fast_read_set16(f, t, g, 1, v0, type, k);
+        sum = _mm512_add_ps(_mm512_add_ps(_mm512_add_ps(_mm512_add_ps(sum, k[0]), k[1]), k[2]), k[3]);
+    }
     g->weighted = _mm512_cmp_ps_mask(sum, _mm512_setzero_ps(), _CMP_GT_OQ);
     sum = _mm512_mask_div_ps(one, g->weighted, one, sum);
-    _mm512_storeu_ps(g->wn[0], _mm512_mul_ps(i0, sum));
-    _mm512_storeu_ps(g->wn[1], _mm512_mul_ps(i1, sum));
-    _mm512_storeu_ps(g->wn[2], _mm512_mul_ps(i2, sum));
-    _mm512_storeu_ps(g->wn[3], _mm512_mul_ps(i3, sum));
+    _mm512_storeu_ps(g->wn[0], _mm512_mul_ps(i[0], sum));
+    _mm512_storeu_ps(g->wn[1], _mm512_mul_ps(i[1], sum));
+    _mm512_storeu_ps(g->wn[2], _mm512_mul_ps(i[2], sum));
+    _mm512_storeu_ps(g->wn[3], _mm512_mul_ps(i[3], sum));
+    if (sets == 2) {
+        _mm512_storeu_ps(g->wn[4], _mm512_mul_ps(k[0], sum));
+        _mm512_storeu_ps(g->wn[5], _mm512_mul_ps(k[1], sum));
+        _mm512_storeu_ps(g->wn[6], _mm512_mul_ps(k[2], sum));
+        _mm512_storeu_ps(g->wn[7], _mm512_mul_ps(k[3], sum));
+    }
 }
 
 /* One vertex's blended entry (rows 0-2 in floats 0-11): w = its four weights times
@@ -4670,6 +4695,17 @@ GPUSKIN__FAST_TARGET_AVX512 GPUSKIN__FAST_INLINE_AVX2 __m512 gpuskin__fast_lbs_s
     acc = _mm512_fmadd_ps(e1, _mm512_set1_ps(w[16]), acc);
     acc = _mm512_fmadd_ps(e2, _mm512_set1_ps(w[32]), acc);
     return _mm512_fmadd_ps(e3, _mm512_set1_ps(w[48]), acc);
+}
+
+/* gpuskin__fast_lbs_set16's sum continued by a second set's four influences. */
+GPUSKIN__FAST_TARGET_AVX512 GPUSKIN__FAST_INLINE_AVX2 __m512 gpuskin__fast_lbs_more16(const char *lbs, const uint32_t *off,
+                                                                                   const float *w, __m512 acc)
+{
+    const __mmask16 rows = 0x0FFF;
+    acc = _mm512_fmadd_ps(_mm512_maskz_loadu_ps(rows, (const void *)(lbs + off[0])), _mm512_set1_ps(w[0]), acc);
+    acc = _mm512_fmadd_ps(_mm512_maskz_loadu_ps(rows, (const void *)(lbs + off[1])), _mm512_set1_ps(w[16]), acc);
+    acc = _mm512_fmadd_ps(_mm512_maskz_loadu_ps(rows, (const void *)(lbs + off[2])), _mm512_set1_ps(w[32]), acc);
+    return _mm512_fmadd_ps(_mm512_maskz_loadu_ps(rows, (const void *)(lbs + off[3])), _mm512_set1_ps(w[48]), acc);
 }
 
 /* Vertices v0..v0+15 of a float[3] stream as x, y, z (lane = vertex). */
@@ -4777,14 +4813,14 @@ GPUSKIN__FAST_TARGET_AVX512 GPUSKIN__FAST_INLINE_AVX2 void gpuskin__fast_apply16
 /* Groups of sixteen [v0, v1), v1 - v0 a multiple of 16; LBS. */
 GPUSKIN__FAST_TARGET_AVX512 GPUSKIN__FAST_INLINE_AVX2 void gpuskin__fast_groups_lbs16_body(const gpuskin__fast_skin *f,
                                                                                         const gpuskin__fast_idx16 *t,
-                                                                                        size_t v0, size_t v1,
+                                                                                        size_t v0, size_t v1, uint32_t sets,
                                                                                         gpuskin_joint_type type)
 {
     const char *lbs = (const char *)(f->lbs64 ? f->lbs64 : f->lbs);
     gpuskin__fast_group16 groups[2];
     size_t v;
     int cur = 0;
-    gpuskin__fast_read_group16(f, t, &groups[0], v0, type);
+    gpuskin__fast_read_group16(f, t, &groups[0], v0, sets, type);
     for (v = v0; v < v1; v += 16, cur ^= 1) {
         gpuskin__fast_group16 *g = &groups[cur];
         __m512 r[16], m[3][4], u0, u1, u2, u3;
@@ -4793,9 +4829,11 @@ GPUSKIN__FAST_TARGET_AVX512 GPUSKIN__FAST_INLINE_AVX2 void gpuskin__fast_groups_
         /* The next group's influences now: the blend below loads single offsets and
            weights from this group's, stored a whole iteration ago rather than just
            before (read in the same iteration, the form was ~5 % slower on a Zen 4). */
-        if (v + 16 < v1) gpuskin__fast_read_group16(f, t, &groups[cur ^ 1], v + 16, type);
+        if (v + 16 < v1) gpuskin__fast_read_group16(f, t, &groups[cur ^ 1], v + 16, sets, type);
         /* (written out, as in gpuskin__fast_read_group16) */
-#define GPUSKIN__FAST_BLEND16(i) r[i] = gpuskin__fast_lbs_set16(lbs, g->off[i], &g->wn[0][i])
+#define GPUSKIN__FAST_BLEND16(i)                                                                               \
+    r[i] = gpuskin__fast_lbs_set16(lbs, g->off[0][i], &g->wn[0][i]);                                           \
+    if (sets == 2) r[i] = gpuskin__fast_lbs_more16(lbs, g->off[1][i], &g->wn[4][i], r[i])
         GPUSKIN__FAST_BLEND16(0); GPUSKIN__FAST_BLEND16(1); GPUSKIN__FAST_BLEND16(2); GPUSKIN__FAST_BLEND16(3);
         GPUSKIN__FAST_BLEND16(4); GPUSKIN__FAST_BLEND16(5); GPUSKIN__FAST_BLEND16(6); GPUSKIN__FAST_BLEND16(7);
         GPUSKIN__FAST_BLEND16(8); GPUSKIN__FAST_BLEND16(9); GPUSKIN__FAST_BLEND16(10); GPUSKIN__FAST_BLEND16(11);
@@ -4838,9 +4876,12 @@ GPUSKIN__FAST_TARGET_AVX512 static void gpuskin__fast_groups_lbs16(const gpuskin
     const gpuskin_joint_type t = f->joint_type;
     gpuskin__fast_idx16 idx;
     gpuskin__fast_idx16_init(&idx);
-    if (t == GPUSKIN_JOINT_U16) gpuskin__fast_groups_lbs16_body(f, &idx, v0, v1, GPUSKIN_JOINT_U16);
-    else if (t == GPUSKIN_JOINT_U8) gpuskin__fast_groups_lbs16_body(f, &idx, v0, v1, GPUSKIN_JOINT_U8);
-    else gpuskin__fast_groups_lbs16_body(f, &idx, v0, v1, GPUSKIN_JOINT_U32);
+    if (f->sets == 1 && t == GPUSKIN_JOINT_U16) gpuskin__fast_groups_lbs16_body(f, &idx, v0, v1, 1, GPUSKIN_JOINT_U16);
+    else if (f->sets == 1 && t == GPUSKIN_JOINT_U8) gpuskin__fast_groups_lbs16_body(f, &idx, v0, v1, 1, GPUSKIN_JOINT_U8);
+    else if (f->sets == 1) gpuskin__fast_groups_lbs16_body(f, &idx, v0, v1, 1, GPUSKIN_JOINT_U32);
+    else if (t == GPUSKIN_JOINT_U16) gpuskin__fast_groups_lbs16_body(f, &idx, v0, v1, 2, GPUSKIN_JOINT_U16);
+    else if (t == GPUSKIN_JOINT_U8) gpuskin__fast_groups_lbs16_body(f, &idx, v0, v1, 2, GPUSKIN_JOINT_U8);
+    else gpuskin__fast_groups_lbs16_body(f, &idx, v0, v1, 2, GPUSKIN_JOINT_U32);
 }
 #undef GPUSKIN__FAST_IDX16
 #if defined(__GNUC__) && !defined(__clang__)
@@ -4858,7 +4899,7 @@ static void gpuskin__fast_groups(const gpuskin__fast_skin *f, size_t v0, size_t 
 {
     size_t v;
 #ifdef GPUSKIN__FAST_AVX512
-    if (!f->dqs && f->sets == 1 && !f->otan && v1 - v0 >= 16 && f->avx512) {
+    if (!f->dqs && !f->otan && v1 - v0 >= 16 && f->avx512) {
         const size_t v16 = v0 + ((v1 - v0) & ~(size_t)15);
         gpuskin__fast_groups_lbs16(f, v0, v16);
         v0 = v16;
