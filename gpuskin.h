@@ -4530,7 +4530,7 @@ GPUSKIN__FAST_TARGET_AVX2 static void gpuskin__fast_groups_lbs8(const gpuskin__f
    the eight-lane form). With tangents it measured no faster than the eight-lane
    form (up to ~5 % slower on a Zen 4, near the noise), so those stay there. Two
    sets measured so too on that Zen 4, before the palette copy; on a Zen 5 with
-   the copy this form ran them 1.45-1.49x the eight-lane one (positions +
+   the copy this form ran them 1.39-1.50x the eight-lane one (positions +
    normals, both in one process; BENCHMARKS.md). Per influence, the whole palette entry (rows 0-2, 12 floats) is one
    masked 512-bit load (the mask keeps the last joint's load inside the palette)
    and one fused multiply-add whose weight is broadcast from memory, where the
