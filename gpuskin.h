@@ -1995,8 +1995,8 @@ GPUSKIN_API gpuskin_result gpuskin_palette_lerp(const gpuskin_mat4 *a, const gpu
    - on a CPU with AVX2 and FMA (GCC/clang, chosen at run time), LBS runs a second
      form: eight vertices a group, each influence one 256-bit and one
      128-bit fused multiply-add, the rest on eight lanes (the H200 host: ~1.8x the
-     SSE2 form; BENCHMARKS.md); with AVX-512F too, a third for one or two influence
-     sets without tangents: sixteen vertices a group, each influence one masked 512-bit
+     SSE2 form; BENCHMARKS.md); with AVX-512F too, a third: sixteen vertices a
+     group, each influence one masked 512-bit
      load and one fused multiply-add, the rest on sixteen lanes. Both read palettes
      of up to GPUSKIN_FAST_COPY_JOINTS joints from a stack copy at one cache line a
      joint, so that no palette load straddles two lines.
@@ -4525,13 +4525,14 @@ GPUSKIN__FAST_TARGET_AVX2 static void gpuskin__fast_groups_lbs8(const gpuskin__f
 
 #ifdef GPUSKIN__FAST_AVX512
 /* ---- LBS, sixteen vertices at a time (AVX-512F) ------------------------------ */
-/* Chosen at run time for LBS where the CPU has AVX-512F, for one or two influence
-   sets without tangents (whole groups of sixteen; a last group of eight goes to
-   the eight-lane form). With tangents it measured no faster than the eight-lane
-   form (up to ~5 % slower on a Zen 4, near the noise), so those stay there. Two
-   sets measured so too on that Zen 4, before the palette copy; on a Zen 5 with
-   the copy this form ran them 1.39-1.50x the eight-lane one (positions +
-   normals, both in one process; BENCHMARKS.md). Per influence, the whole palette entry (rows 0-2, 12 floats) is one
+/* Chosen at run time for LBS where the CPU has AVX-512F (whole groups of
+   sixteen; a last group of eight goes to the eight-lane form). On a Zen 4,
+   before the palette copy, two influence sets and tangents measured no faster
+   here than in the eight-lane form (up to ~5 % slower, near the noise), so this
+   form took one set without tangents only; on a Zen 5 with the copy it ran two
+   sets 1.39-1.50x the eight-lane form (positions + normals) and tangents
+   1.34-1.50x (one or two sets), both forms in one process (BENCHMARKS.md). Per
+   influence, the whole palette entry (rows 0-2, 12 floats) is one
    masked 512-bit load (the mask keeps the last joint's load inside the palette)
    and one fused multiply-add whose weight is broadcast from memory, where the
    eight-lane form needs a broadcast and a 256-bit and a 128-bit load and
@@ -4775,7 +4776,7 @@ GPUSKIN__FAST_TARGET_AVX512 GPUSKIN__FAST_INLINE_AVX2 __m512 gpuskin__fast_rsqrt
                                              _mm512_fnmadd_ps(_mm512_mul_ps(x, r), r, _mm512_set1_ps(3.0f))));
 }
 
-/* gpuskin__fast_apply8 for sixteen vertices, without tangents. */
+/* gpuskin__fast_apply8 for sixteen vertices. */
 GPUSKIN__FAST_TARGET_AVX512 GPUSKIN__FAST_INLINE_AVX2 void gpuskin__fast_apply16(const gpuskin__fast_skin *f,
                                                                               const gpuskin__fast_idx16 *t, size_t v0,
                                                                               __m512 m[3][4])
@@ -4807,6 +4808,37 @@ GPUSKIN__FAST_TARGET_AVX512 GPUSKIN__FAST_INLINE_AVX2 void gpuskin__fast_apply16
         s = _mm512_mask_blend_ps(_mm512_cmp_ps_mask(len, _mm512_set1_ps(1e-36f), _CMP_GT_OQ), _mm512_set1_ps(1.0f),
                                  gpuskin__fast_rsqrt16(len)); /* length > 1e-18 */
         gpuskin__fast_store3x16(t, f->onrm, f->onrm_s, v0, _mm512_mul_ps(o0, s), _mm512_mul_ps(o1, s), _mm512_mul_ps(o2, s));
+    }
+    if (f->otan) {
+        /* as gpuskin__fast_apply8: A itself, renormalised unless ~0; w copied.
+           t[i] lane q = vertex 4q + i, so the in-lane transposes give lane = vertex. */
+        const char *tp = f->tan + v0 * f->tan_s;
+        char *op = f->otan + v0 * f->otan_s;
+        const size_t ts = f->tan_s, os = f->otan_s;
+        __m512 tv[4], len, s;
+        int i;
+        for (i = 0; i < 4; ++i)
+            tv[i] = gpuskin__fast_quad16(_mm_loadu_ps((const float *)(const void *)(tp + (size_t)i * ts)),
+                                         _mm_loadu_ps((const float *)(const void *)(tp + (size_t)(4 + i) * ts)),
+                                         _mm_loadu_ps((const float *)(const void *)(tp + (size_t)(8 + i) * ts)),
+                                         _mm_loadu_ps((const float *)(const void *)(tp + (size_t)(12 + i) * ts)));
+        GPUSKIN__FAST_TRANSPOSE4X(_mm512, tv[0], tv[1], tv[2], tv[3]); /* x, y, z, w of the sixteen */
+        o0 = GPUSKIN__FAST_LIN3(_mm512, m[0][0], m[0][1], m[0][2], tv[0], tv[1], tv[2]);
+        o1 = GPUSKIN__FAST_LIN3(_mm512, m[1][0], m[1][1], m[1][2], tv[0], tv[1], tv[2]);
+        o2 = GPUSKIN__FAST_LIN3(_mm512, m[2][0], m[2][1], m[2][2], tv[0], tv[1], tv[2]);
+        len = _mm512_fmadd_ps(o0, o0, _mm512_fmadd_ps(o1, o1, _mm512_mul_ps(o2, o2))); /* squared */
+        s = _mm512_mask_blend_ps(_mm512_cmp_ps_mask(len, _mm512_set1_ps(1e-24f), _CMP_GT_OQ), _mm512_set1_ps(1.0f),
+                                 gpuskin__fast_rsqrt16(len)); /* length > 1e-12 */
+        tv[0] = _mm512_mul_ps(o0, s);
+        tv[1] = _mm512_mul_ps(o1, s);
+        tv[2] = _mm512_mul_ps(o2, s);
+        GPUSKIN__FAST_TRANSPOSE4X(_mm512, tv[0], tv[1], tv[2], tv[3]); /* back to one vertex a lane */
+        for (i = 0; i < 4; ++i) {
+            _mm_storeu_ps((float *)(void *)(op + (size_t)i * os), _mm512_castps512_ps128(tv[i]));
+            _mm_storeu_ps((float *)(void *)(op + (size_t)(4 + i) * os), _mm512_extractf32x4_ps(tv[i], 1));
+            _mm_storeu_ps((float *)(void *)(op + (size_t)(8 + i) * os), _mm512_extractf32x4_ps(tv[i], 2));
+            _mm_storeu_ps((float *)(void *)(op + (size_t)(12 + i) * os), _mm512_extractf32x4_ps(tv[i], 3));
+        }
     }
 }
 
@@ -4899,7 +4931,7 @@ static void gpuskin__fast_groups(const gpuskin__fast_skin *f, size_t v0, size_t 
 {
     size_t v;
 #ifdef GPUSKIN__FAST_AVX512
-    if (!f->dqs && !f->otan && v1 - v0 >= 16 && f->avx512) {
+    if (!f->dqs && v1 - v0 >= 16 && f->avx512) {
         const size_t v16 = v0 + ((v1 - v0) & ~(size_t)15);
         gpuskin__fast_groups_lbs16(f, v0, v16);
         v0 = v16;

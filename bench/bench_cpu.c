@@ -69,7 +69,7 @@ static const char *skin_form(void)
 #if defined(GPUSKIN__FAST_AVX512)
     __builtin_cpu_init();
     if (__builtin_cpu_supports("avx512f") && cpu_avx2_fma())
-        return "; LBS skinning AVX-512F (no tangents; else AVX2 + FMA) on this CPU";
+        return "; LBS skinning AVX-512F (groups of 16; a last 8 AVX2 + FMA) on this CPU";
 #endif
     return cpu_avx2_fma() ? "; LBS skinning AVX2 + FMA on this CPU" : "";
 }
