@@ -4811,7 +4811,7 @@ GPUSKIN__FAST_TARGET_AVX512 GPUSKIN__FAST_INLINE_AVX2 void gpuskin__fast_apply16
     }
     if (f->otan) {
         /* as gpuskin__fast_apply8: A itself, renormalised unless ~0; w copied.
-           t[i] lane q = vertex 4q + i, so the in-lane transposes give lane = vertex. */
+           tv[i] lane q = vertex 4q + i, so the in-lane transposes give lane = vertex. */
         const char *tp = f->tan + v0 * f->tan_s;
         char *op = f->otan + v0 * f->otan_s;
         const size_t ts = f->tan_s, os = f->otan_s;
