@@ -4816,12 +4816,17 @@ GPUSKIN__FAST_TARGET_AVX512 GPUSKIN__FAST_INLINE_AVX2 void gpuskin__fast_apply16
         char *op = f->otan + v0 * f->otan_s;
         const size_t ts = f->tan_s, os = f->otan_s;
         __m512 tv[4], len, s;
-        int i;
-        for (i = 0; i < 4; ++i)
-            tv[i] = gpuskin__fast_quad16(_mm_loadu_ps((const float *)(const void *)(tp + (size_t)i * ts)),
-                                         _mm_loadu_ps((const float *)(const void *)(tp + (size_t)(4 + i) * ts)),
-                                         _mm_loadu_ps((const float *)(const void *)(tp + (size_t)(8 + i) * ts)),
-                                         _mm_loadu_ps((const float *)(const void *)(tp + (size_t)(12 + i) * ts)));
+        /* (written out: GCC -O2 keeps short loops of vectors as loops, on the stack) */
+#define GPUSKIN__FAST_TAN_IN(i)                                                                                \
+    tv[i] = gpuskin__fast_quad16(_mm_loadu_ps((const float *)(const void *)(tp + (size_t)(i) * ts)),             \
+                                 _mm_loadu_ps((const float *)(const void *)(tp + (size_t)(4 + (i)) * ts)),       \
+                                 _mm_loadu_ps((const float *)(const void *)(tp + (size_t)(8 + (i)) * ts)),       \
+                                 _mm_loadu_ps((const float *)(const void *)(tp + (size_t)(12 + (i)) * ts)))
+        GPUSKIN__FAST_TAN_IN(0);
+        GPUSKIN__FAST_TAN_IN(1);
+        GPUSKIN__FAST_TAN_IN(2);
+        GPUSKIN__FAST_TAN_IN(3);
+#undef GPUSKIN__FAST_TAN_IN
         GPUSKIN__FAST_TRANSPOSE4X(_mm512, tv[0], tv[1], tv[2], tv[3]); /* x, y, z, w of the sixteen */
         o0 = GPUSKIN__FAST_LIN3(_mm512, m[0][0], m[0][1], m[0][2], tv[0], tv[1], tv[2]);
         o1 = GPUSKIN__FAST_LIN3(_mm512, m[1][0], m[1][1], m[1][2], tv[0], tv[1], tv[2]);
@@ -4833,12 +4838,16 @@ GPUSKIN__FAST_TARGET_AVX512 GPUSKIN__FAST_INLINE_AVX2 void gpuskin__fast_apply16
         tv[1] = _mm512_mul_ps(o1, s);
         tv[2] = _mm512_mul_ps(o2, s);
         GPUSKIN__FAST_TRANSPOSE4X(_mm512, tv[0], tv[1], tv[2], tv[3]); /* back to one vertex a lane */
-        for (i = 0; i < 4; ++i) {
-            _mm_storeu_ps((float *)(void *)(op + (size_t)i * os), _mm512_castps512_ps128(tv[i]));
-            _mm_storeu_ps((float *)(void *)(op + (size_t)(4 + i) * os), _mm512_extractf32x4_ps(tv[i], 1));
-            _mm_storeu_ps((float *)(void *)(op + (size_t)(8 + i) * os), _mm512_extractf32x4_ps(tv[i], 2));
-            _mm_storeu_ps((float *)(void *)(op + (size_t)(12 + i) * os), _mm512_extractf32x4_ps(tv[i], 3));
-        }
+#define GPUSKIN__FAST_TAN_OUT(i)                                                                               \
+    _mm_storeu_ps((float *)(void *)(op + (size_t)(i) * os), _mm512_castps512_ps128(tv[i]));                      \
+    _mm_storeu_ps((float *)(void *)(op + (size_t)(4 + (i)) * os), _mm512_extractf32x4_ps(tv[i], 1));            \
+    _mm_storeu_ps((float *)(void *)(op + (size_t)(8 + (i)) * os), _mm512_extractf32x4_ps(tv[i], 2));            \
+    _mm_storeu_ps((float *)(void *)(op + (size_t)(12 + (i)) * os), _mm512_extractf32x4_ps(tv[i], 3))
+        GPUSKIN__FAST_TAN_OUT(0);
+        GPUSKIN__FAST_TAN_OUT(1);
+        GPUSKIN__FAST_TAN_OUT(2);
+        GPUSKIN__FAST_TAN_OUT(3);
+#undef GPUSKIN__FAST_TAN_OUT
     }
 }
 
