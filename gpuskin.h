@@ -4880,13 +4880,8 @@ GPUSKIN__FAST_TARGET_AVX512 GPUSKIN__FAST_INLINE_AVX2 void gpuskin__fast_groups_
         GPUSKIN__FAST_BLEND16(8); GPUSKIN__FAST_BLEND16(9); GPUSKIN__FAST_BLEND16(10); GPUSKIN__FAST_BLEND16(11);
         GPUSKIN__FAST_BLEND16(12); GPUSKIN__FAST_BLEND16(13); GPUSKIN__FAST_BLEND16(14); GPUSKIN__FAST_BLEND16(15);
 #undef GPUSKIN__FAST_BLEND16
-        /* Each 128-bit lane transposed across vertices 4q..4q+3: r[4q + c] lane k =
-           row k, column c of those four vertices. */
-        GPUSKIN__FAST_TRANSPOSE4X(_mm512, r[0], r[1], r[2], r[3]);
-        GPUSKIN__FAST_TRANSPOSE4X(_mm512, r[4], r[5], r[6], r[7]);
-        GPUSKIN__FAST_TRANSPOSE4X(_mm512, r[8], r[9], r[10], r[11]);
-        GPUSKIN__FAST_TRANSPOSE4X(_mm512, r[12], r[13], r[14], r[15]);
-        /* then the 128-bit lanes: m[row][col] lane = vertex */
+        /* First the 128-bit lanes: m[row][i] lane q = row `row` of vertex 4q + i
+           (7 shuffles for each i), */
 #define GPUSKIN__FAST_COLUMN16(c)                                                                              \
     u0 = _mm512_shuffle_f32x4(r[c], r[4 + (c)], _MM_SHUFFLE(1, 0, 1, 0));                                      \
     u1 = _mm512_shuffle_f32x4(r[8 + (c)], r[12 + (c)], _MM_SHUFFLE(1, 0, 1, 0));                               \
@@ -4900,6 +4895,12 @@ GPUSKIN__FAST_TARGET_AVX512 GPUSKIN__FAST_INLINE_AVX2 void gpuskin__fast_groups_
         GPUSKIN__FAST_COLUMN16(2);
         GPUSKIN__FAST_COLUMN16(3);
 #undef GPUSKIN__FAST_COLUMN16
+        /* then each row's lanes transposed across i: m[row][col] lane = vertex. In
+           this order the in-lane transposes skip the entries' empty fourth lane:
+           52 shuffles instead of 60. */
+        GPUSKIN__FAST_TRANSPOSE4X(_mm512, m[0][0], m[0][1], m[0][2], m[0][3]);
+        GPUSKIN__FAST_TRANSPOSE4X(_mm512, m[1][0], m[1][1], m[1][2], m[1][3]);
+        GPUSKIN__FAST_TRANSPOSE4X(_mm512, m[2][0], m[2][1], m[2][2], m[2][3]);
         {
             const __mmask16 unit = (__mmask16)~g->weighted;
             const __m512 one = _mm512_set1_ps(1.0f);
