@@ -4531,13 +4531,15 @@ GPUSKIN__FAST_TARGET_AVX2 static void gpuskin__fast_groups_lbs8(const gpuskin__f
    here than in the eight-lane form (up to ~5 % slower, near the noise), so this
    form took one set without tangents only; on a Zen 5 with the copy it ran two
    sets 1.39-1.50x the eight-lane form (positions + normals) and tangents
-   1.34-1.50x (one or two sets), both forms in one process (BENCHMARKS.md). Per
+   1.34-1.50x (one or two sets), both forms in one process, and on the H200
+   host's Xeon 1.28-1.42x and 1.26-1.44x (BENCHMARKS.md). Per
    influence, the whole palette entry (rows 0-2, 12 floats) is one
    masked 512-bit load (the mask keeps the last joint's load inside the palette)
    and one fused multiply-add whose weight is broadcast from memory, where the
    eight-lane form needs a broadcast and a 256-bit and a 128-bit load and
-   multiply-add. The sixteen blended entries are transposed by 128-bit lanes, then
-   positions, cofactors and normals run on sixteen vertices a register. The
+   multiply-add. The sixteen blended entries are transposed across 128-bit
+   lanes, then within them; positions, cofactors and normals then run on sixteen
+   vertices a register. The
    weights are transposed first (lane = vertex), so 1/sum is one division a
    group and the sums three additions. The same operations in the same order as the eight-lane form
    but for the reciprocal square root's estimate (14 bits here, 12 there, each
@@ -4882,19 +4884,19 @@ GPUSKIN__FAST_TARGET_AVX512 GPUSKIN__FAST_INLINE_AVX2 void gpuskin__fast_groups_
 #undef GPUSKIN__FAST_BLEND16
         /* First the 128-bit lanes: m[row][i] lane q = row `row` of vertex 4q + i
            (7 shuffles for each i), */
-#define GPUSKIN__FAST_COLUMN16(c)                                                                              \
-    u0 = _mm512_shuffle_f32x4(r[c], r[4 + (c)], _MM_SHUFFLE(1, 0, 1, 0));                                      \
-    u1 = _mm512_shuffle_f32x4(r[8 + (c)], r[12 + (c)], _MM_SHUFFLE(1, 0, 1, 0));                               \
-    u2 = _mm512_shuffle_f32x4(r[c], r[4 + (c)], _MM_SHUFFLE(2, 2, 2, 2));                                      \
-    u3 = _mm512_shuffle_f32x4(r[8 + (c)], r[12 + (c)], _MM_SHUFFLE(2, 2, 2, 2));                               \
-    m[0][c] = _mm512_shuffle_f32x4(u0, u1, _MM_SHUFFLE(2, 0, 2, 0));                                           \
-    m[1][c] = _mm512_shuffle_f32x4(u0, u1, _MM_SHUFFLE(3, 1, 3, 1));                                           \
-    m[2][c] = _mm512_shuffle_f32x4(u2, u3, _MM_SHUFFLE(2, 0, 2, 0))
-        GPUSKIN__FAST_COLUMN16(0);
-        GPUSKIN__FAST_COLUMN16(1);
-        GPUSKIN__FAST_COLUMN16(2);
-        GPUSKIN__FAST_COLUMN16(3);
-#undef GPUSKIN__FAST_COLUMN16
+#define GPUSKIN__FAST_LANES16(i)                                                                               \
+    u0 = _mm512_shuffle_f32x4(r[i], r[4 + (i)], _MM_SHUFFLE(1, 0, 1, 0));                                      \
+    u1 = _mm512_shuffle_f32x4(r[8 + (i)], r[12 + (i)], _MM_SHUFFLE(1, 0, 1, 0));                               \
+    u2 = _mm512_shuffle_f32x4(r[i], r[4 + (i)], _MM_SHUFFLE(2, 2, 2, 2));                                      \
+    u3 = _mm512_shuffle_f32x4(r[8 + (i)], r[12 + (i)], _MM_SHUFFLE(2, 2, 2, 2));                               \
+    m[0][i] = _mm512_shuffle_f32x4(u0, u1, _MM_SHUFFLE(2, 0, 2, 0));                                           \
+    m[1][i] = _mm512_shuffle_f32x4(u0, u1, _MM_SHUFFLE(3, 1, 3, 1));                                           \
+    m[2][i] = _mm512_shuffle_f32x4(u2, u3, _MM_SHUFFLE(2, 0, 2, 0))
+        GPUSKIN__FAST_LANES16(0);
+        GPUSKIN__FAST_LANES16(1);
+        GPUSKIN__FAST_LANES16(2);
+        GPUSKIN__FAST_LANES16(3);
+#undef GPUSKIN__FAST_LANES16
         /* then each row's lanes transposed across i: m[row][col] lane = vertex. In
            this order the in-lane transposes skip the entries' empty fourth lane:
            52 shuffles instead of 60. */
