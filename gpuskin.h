@@ -212,14 +212,20 @@ typedef struct gpuskin_skeleton_desc {
     void *alloc_user;                        /* passed to GPUSKIN_MALLOC/GPUSKIN_FREE */
 } gpuskin_skeleton_desc;
 
-/* Owns copies of the desc's arrays (one allocation) and the evaluation order. */
+/* Owns copies of the desc's arrays (one allocation), the evaluation order, and
+   what the palette paths derive from them once. Read-only after init (hence the
+   const): to change a joint, init a new skeleton (and free the old one). */
 typedef struct gpuskin_skeleton {
     uint32_t joint_count;
-    int32_t *parents;
-    gpuskin_mat4 *inverse_bind;
-    gpuskin_trs *rest_pose;
-    gpuskin_mat4 *root_parent_globals;
-    uint32_t *order;                         /* every parent appears before its children */
+    const int32_t *parents;
+    const gpuskin_mat4 *inverse_bind;
+    const gpuskin_trs *rest_pose;
+    const gpuskin_mat4 *root_parent_globals;
+    const uint32_t *order;                   /* every parent appears before its children */
+    /* Rows 0..2 of every inverse bind, 12 floats a joint, for the one-instance
+       palette form (made in every call instead, they cost it ~15 % on an H200
+       host's Xeon); NULL if some inverse bind's row 3 is not 0 0 0 1. */
+    const float *inverse_bind_rows;
     void *alloc_user;
 } gpuskin_skeleton;
 
@@ -1111,7 +1117,11 @@ GPUSKIN_API gpuskin_result gpuskin_skeleton_init(gpuskin_skeleton *sk, const gpu
     uint32_t n, j, count = 0;
     size_t bytes;
     char *block;
-    uint32_t *stack;
+    gpuskin_mat4 *inverse_bind, *root_parent_globals;
+    gpuskin_trs *rest_pose;
+    float *rows;
+    int32_t *parents;
+    uint32_t *order, *stack;
     uint8_t *state;
     if (!sk) return GPUSKIN_ERROR_NULL_ARGUMENT;
     memset(sk, 0, sizeof *sk);
@@ -1128,23 +1138,34 @@ GPUSKIN_API gpuskin_result gpuskin_skeleton_init(gpuskin_skeleton *sk, const gpu
     }
     /* One block: the owned arrays, then scratch for the ordering walk. n <= 2^16,
        so none of these products can overflow. */
-    bytes = (size_t)n * (2 * sizeof(gpuskin_mat4) + sizeof(gpuskin_trs) + 2 * sizeof(uint32_t));
+    bytes = (size_t)n * (2 * sizeof(gpuskin_mat4) + 12 * sizeof(float) + sizeof(gpuskin_trs) + 2 * sizeof(uint32_t));
     block = (char *)GPUSKIN_MALLOC(bytes + (size_t)n * (sizeof(uint32_t) + 1), desc->alloc_user);
     if (!block) return GPUSKIN_ERROR_OUT_OF_MEMORY;
-    sk->inverse_bind = (gpuskin_mat4 *)block;
-    sk->root_parent_globals = sk->inverse_bind + n;
-    sk->rest_pose = (gpuskin_trs *)(sk->root_parent_globals + n);
-    sk->parents = (int32_t *)(sk->rest_pose + n);
-    sk->order = (uint32_t *)(sk->parents + n);
-    stack = sk->order + n;
+    sk->inverse_bind = inverse_bind = (gpuskin_mat4 *)(void *)block;
+    sk->root_parent_globals = root_parent_globals = inverse_bind + n;
+    sk->inverse_bind_rows = rows = (float *)(void *)(root_parent_globals + n);
+    sk->rest_pose = rest_pose = (gpuskin_trs *)(void *)(rows + 12 * (size_t)n);
+    sk->parents = parents = (int32_t *)(void *)(rest_pose + n);
+    sk->order = order = (uint32_t *)(void *)(parents + n);
+    stack = order + n;
     state = (uint8_t *)(stack + n);
     sk->joint_count = n;
     sk->alloc_user = desc->alloc_user;
-    memcpy(sk->parents, desc->parents, n * sizeof(int32_t));
+    memcpy(parents, desc->parents, n * sizeof(int32_t));
     for (j = 0; j < n; ++j) {
-        sk->inverse_bind[j] = desc->inverse_bind ? desc->inverse_bind[j] : gpuskin_mat4_identity();
-        sk->root_parent_globals[j] = desc->root_parent_globals ? desc->root_parent_globals[j] : gpuskin_mat4_identity();
-        sk->rest_pose[j] = desc->rest_pose ? desc->rest_pose[j] : gpuskin_trs_identity();
+        const float *m;
+        uint32_t r;
+        inverse_bind[j] = desc->inverse_bind ? desc->inverse_bind[j] : gpuskin_mat4_identity();
+        root_parent_globals[j] = desc->root_parent_globals ? desc->root_parent_globals[j] : gpuskin_mat4_identity();
+        rest_pose[j] = desc->rest_pose ? desc->rest_pose[j] : gpuskin_trs_identity();
+        m = inverse_bind[j].m; /* columns in, rows out */
+        if (m[3] != 0.0f || m[7] != 0.0f || m[11] != 0.0f || m[15] != 1.0f) sk->inverse_bind_rows = NULL;
+        for (r = 0; r < 3; ++r) {
+            rows[12 * (size_t)j + 4 * r + 0] = m[r];
+            rows[12 * (size_t)j + 4 * r + 1] = m[4 + r];
+            rows[12 * (size_t)j + 4 * r + 2] = m[8 + r];
+            rows[12 * (size_t)j + 4 * r + 3] = m[12 + r];
+        }
     }
     /* glTF lists joints in any order. Walk up from each joint to the first ancestor
        already placed, then place that path top-down: every parent precedes its
@@ -1160,12 +1181,12 @@ GPUSKIN_API gpuskin_result gpuskin_skeleton_init(gpuskin_skeleton *sk, const gpu
             }
             state[k] = 1;
             stack[len++] = (uint32_t)k;
-            k = sk->parents[k];
+            k = parents[k];
         }
         while (len) {
             uint32_t p = stack[--len];
             state[p] = 2;
-            sk->order[count++] = p;
+            order[count++] = p;
         }
     }
     GPUSKIN_ASSERT(count == n);
@@ -1175,7 +1196,7 @@ GPUSKIN_API gpuskin_result gpuskin_skeleton_init(gpuskin_skeleton *sk, const gpu
 GPUSKIN_API void gpuskin_skeleton_free(gpuskin_skeleton *sk)
 {
     if (!sk) return;
-    GPUSKIN_FREE(sk->inverse_bind, sk->alloc_user);
+    GPUSKIN_FREE((void *)(uintptr_t)sk->inverse_bind, sk->alloc_user); /* the block init allocated */
     memset(sk, 0, sizeof *sk);
 }
 
@@ -2934,8 +2955,8 @@ GPUSKIN__FAST_TARGET_AVX512 GPUSKIN__FAST_INLINE_AVX2 int gpuskin__z_rows_of(con
 }
 
 /* Instance `inst`. `loc` takes joint_count local matrices (rows), `glob` as many
-   globals; `ib` holds the inverse binds' rows, made and checked by the caller
-   once for all its instances, or is NULL: then they are made (and checked) here,
+   globals; `ib` holds the inverse binds' rows, made and checked by
+   gpuskin_skeleton_init, or is NULL: then they are made (and checked) here,
    joint by joint. Returns 0 where the instance must take the reference path (as
    gpuskin__p16_palettes, and for a non-affine inverse bind or root parent). */
 GPUSKIN__FAST_TARGET_AVX512 static int gpuskin__z_palettes(const gpuskin_palette_batch_desc *d, uint32_t inst,
@@ -2992,7 +3013,7 @@ GPUSKIN__FAST_TARGET_AVX512 static int gpuskin__z_palettes(const gpuskin_palette
         gs = gpuskin__z_spread_of(g);
         if (ib) {
             pal = gpuskin__z_mul_rows(&gs, &ib[jj]);
-        } else { /* a single instance: a pass over the inverse binds first would cost what it saves */
+        } else { /* no rows from init: made here, three shuffles a joint */
             const __m512 m = _mm512_loadu_ps(sk->inverse_bind[jj].m);
             not_affine |= _mm512_mask_cmp_ps_mask(0x8888, m, affine_row, _CMP_NEQ_UQ); /* row 3: 3, 7, 11, 15 */
             pal = gpuskin__z_mul(&gs, _mm512_permutexvar_ps(GPUSKIN__Z_ROW_INDEX(0, 0, 0, 0), m),
@@ -3008,41 +3029,31 @@ GPUSKIN__FAST_TARGET_AVX512 static int gpuskin__z_palettes(const gpuskin_palette
     return !not_affine && gpuskin__p16_all_finite(_mm512_add_ps(alarm, sum));
 }
 
-/* Instances [first, first + count) one at a time. The scratch takes 160 bytes a
-   joint: on the stack up to 64 joints, else one allocation, aligned by hand. For
-   more than one instance the inverse binds' rows are made (and checked for being
-   affine) once here, for all of them: three shuffles a joint and instance fewer
-   (locally 9.1 -> 7.8 ns a joint at 5 instances). */
+/* Instances [first, first + count) one at a time. The scratch takes 112 bytes a
+   joint: on the stack up to 64 joints, else one allocation, aligned by hand. The
+   inverse binds' rows come from gpuskin_skeleton_init; without them (some inverse
+   bind is not affine, or a skeleton not made by init) each call makes and checks
+   them joint by joint. */
 GPUSKIN__FAST_TARGET_AVX512 static gpuskin_result gpuskin__z_palettes_range(const gpuskin_palette_batch_desc *d,
                                                                             uint32_t first, uint32_t count)
 {
     const gpuskin_skeleton *sk = d->skeleton;
-    gpuskin__fast_rows stack_loc[64], stack_ib[64], *loc = stack_loc, *ib = stack_ib;
+    const gpuskin__fast_rows *ib = (const gpuskin__fast_rows *)(const void *)sk->inverse_bind_rows;
+    gpuskin__fast_rows stack_loc[64], *loc = stack_loc;
     __m512 stack_glob[64], *glob = stack_glob;
     gpuskin_mat4 *scratch = NULL;
     gpuskin_result result = GPUSKIN_SUCCESS;
     void *block = NULL;
-    uint32_t i, j;
-    int affine = 1;
+    uint32_t i;
     if (sk->joint_count > 64) {
-        block = GPUSKIN_MALLOC((size_t)sk->joint_count * (sizeof(__m512) + 2 * sizeof(gpuskin__fast_rows)) + 63,
+        block = GPUSKIN_MALLOC((size_t)sk->joint_count * (sizeof(__m512) + sizeof(gpuskin__fast_rows)) + 63,
                                sk->alloc_user);
         if (!block) return GPUSKIN_ERROR_OUT_OF_MEMORY;
         glob = (__m512 *)(void *)(((uintptr_t)block + 63) & ~(uintptr_t)63);
         loc = (gpuskin__fast_rows *)(void *)(glob + sk->joint_count);
-        ib = loc + sk->joint_count;
-    }
-    if (count > 1) {
-        for (j = 0; j < sk->joint_count; ++j) {
-            __m512 rows;
-            affine &= gpuskin__z_rows_of(&sk->inverse_bind[j], &rows);
-            _mm512_mask_storeu_ps(ib[j].r[0], 0x0FFF, rows);
-        }
-    } else {
-        ib = NULL;
     }
     for (i = first; i < first + count && result == GPUSKIN_SUCCESS; ++i) {
-        if (!affine || !gpuskin__z_palettes(d, i, loc, glob, ib)) result = gpuskin__fast_palettes_redo(d, i, 1, &scratch);
+        if (!gpuskin__z_palettes(d, i, loc, glob, ib)) result = gpuskin__fast_palettes_redo(d, i, 1, &scratch);
     }
     if (block) GPUSKIN_FREE(block, sk->alloc_user);
     if (scratch) GPUSKIN_FREE(scratch, sk->alloc_user);

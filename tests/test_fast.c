@@ -1223,6 +1223,28 @@ static void tf_free_rig(tf_rig *r)
     free(r->poses);
 }
 
+/* A skeleton is read-only after init: to give joint j another inverse bind
+   (which = 0) or root parent global (which = 1), the rig gets a new skeleton made
+   from the old one's arrays with that one matrix replaced. */
+static void tf_reskeleton(tf_rig *r, int which, uint32_t j, gpuskin_mat4 m)
+{
+    gpuskin_skeleton_desc sd;
+    gpuskin_skeleton sk;
+    gpuskin_mat4 *copy = (gpuskin_mat4 *)malloc(r->joints * sizeof(gpuskin_mat4));
+    memcpy(copy, which ? r->sk.root_parent_globals : r->sk.inverse_bind, r->joints * sizeof(gpuskin_mat4));
+    copy[j] = m;
+    memset(&sd, 0, sizeof sd);
+    sd.joint_count = r->joints;
+    sd.parents = r->sk.parents;
+    sd.inverse_bind = which ? r->sk.inverse_bind : copy;
+    sd.root_parent_globals = which ? copy : r->sk.root_parent_globals;
+    sd.rest_pose = r->sk.rest_pose;
+    CHECK_EQ_INT(gpuskin_skeleton_init(&sk, &sd), GPUSKIN_SUCCESS);
+    gpuskin_skeleton_free(&r->sk);
+    r->sk = sk;
+    free(copy);
+}
+
 /* The reference, instance by instance; then build_palettes on `ranges` splits. */
 static void tf_check_palettes(tf_rig *r, int use_models, int use_poses, int want_pal, int want_lbs, const uint32_t *cuts,
                               int ncuts)
@@ -1358,9 +1380,10 @@ static void test_palettes_non_affine(void)
     tf_check_palettes(&r, 1, 1, 1, 1, all, 2);
     tf_check_palettes(&r, 1, 1, 0, 1, all, 2);
     keep = r.sk.inverse_bind[7];
-    r.sk.inverse_bind[7].m[7] = 0.5f;
+    keep.m[7] = 0.5f;
+    tf_reskeleton(&r, 0, 7, keep);
+    CHECK(r.sk.inverse_bind_rows == NULL);
     tf_check_palettes(&r, 1, 1, 1, 1, all, 2);
-    r.sk.inverse_bind[7] = keep;
     tf_free_rig(&r);
 }
 
@@ -1371,7 +1394,7 @@ static void test_palettes_non_affine_few(void)
 {
     tf_rig r;
     const uint32_t all[2] = {0, 5}, each[6] = {0, 1, 2, 3, 4, 5};
-    gpuskin_mat4 keep;
+    gpuskin_mat4 keep, bent;
     uint32_t root = 0;
     tf_make_rig(&r, 12, 5);
     while (r.sk.parents[root] >= 0) ++root;
@@ -1380,15 +1403,50 @@ static void test_palettes_non_affine_few(void)
     tf_check_palettes(&r, 1, 1, 0, 1, each, 6);
     r.models[3].m[11] = 0.0f;
     keep = r.sk.inverse_bind[9];
-    r.sk.inverse_bind[9].m[15] = 2.0f;
+    bent = keep;
+    bent.m[15] = 2.0f;
+    tf_reskeleton(&r, 0, 9, bent);
+    CHECK(r.sk.inverse_bind_rows == NULL);
     tf_check_palettes(&r, 1, 1, 1, 1, all, 2);
     tf_check_palettes(&r, 0, 1, 0, 1, each, 6);
-    r.sk.inverse_bind[9] = keep;
-    keep = r.sk.root_parent_globals[root];
-    r.sk.root_parent_globals[root].m[3] = -0.25f;
+    tf_reskeleton(&r, 0, 9, keep);
+    CHECK(r.sk.inverse_bind_rows != NULL);
+    bent = r.sk.root_parent_globals[root];
+    bent.m[3] = -0.25f;
+    tf_reskeleton(&r, 1, root, bent);
+    CHECK(r.sk.inverse_bind_rows != NULL); /* the rows are the inverse binds' only */
     tf_check_palettes(&r, 1, 1, 1, 1, all, 2);
     tf_check_palettes(&r, 0, 0, 1, 1, each, 6);
-    r.sk.root_parent_globals[root] = keep;
+    tf_free_rig(&r);
+}
+
+/* The inverse binds' rows gpuskin_skeleton_init makes for the one-instance
+   form: each joint's rows 0..2, exactly; none when an inverse bind's row 3 is not
+   0 0 0 1 (a negative zero there counts as zero, as in the palette paths); and
+   one-instance palettes built from the rows equal the reference's. */
+static void test_skeleton_inverse_bind_rows(void)
+{
+    tf_rig r;
+    const uint32_t each[4] = {0, 1, 2, 3};
+    gpuskin_mat4 m;
+    uint32_t j, row, c;
+    tf_make_rig(&r, 21, 3);
+    CHECK(r.sk.inverse_bind_rows != NULL);
+    for (j = 0; j < r.joints && r.sk.inverse_bind_rows; ++j)
+        for (row = 0; row < 3; ++row)
+            for (c = 0; c < 4; ++c)
+                CHECK(r.sk.inverse_bind_rows[12 * j + 4 * row + c] == r.sk.inverse_bind[j].m[4 * c + row]);
+    tf_check_palettes(&r, 1, 1, 1, 1, each, 4);
+    m = r.sk.inverse_bind[20];
+    m.m[3] = -0.0f;
+    m.m[11] = -0.0f;
+    tf_reskeleton(&r, 0, 20, m);
+    CHECK(r.sk.inverse_bind_rows != NULL);
+    tf_check_palettes(&r, 1, 1, 1, 1, each, 4);
+    m.m[11] = 1e-30f;
+    tf_reskeleton(&r, 0, 20, m);
+    CHECK(r.sk.inverse_bind_rows == NULL);
+    tf_check_palettes(&r, 1, 1, 1, 1, each, 4);
     tf_free_rig(&r);
 }
 
@@ -1503,8 +1561,8 @@ static void test_palettes_huge_but_finite(void)
     uint32_t i, j;
     tf_make_rig(&r, 4, 21);
     for (j = 0; j < 4; ++j) {
-        r.sk.inverse_bind[j] = gpuskin_mat4_identity();
-        r.sk.root_parent_globals[j] = gpuskin_mat4_identity();
+        tf_reskeleton(&r, 0, j, gpuskin_mat4_identity());
+        tf_reskeleton(&r, 1, j, gpuskin_mat4_identity());
     }
     for (i = 0; i < 21; ++i) {
         gpuskin_trs *p = r.poses + i * 4;
@@ -1888,6 +1946,7 @@ int main(int argc, char **argv)
     RUN_TEST(test_palettes_split_ranges);
     RUN_TEST(test_palettes_non_affine);
     RUN_TEST(test_palettes_non_affine_few);
+    RUN_TEST(test_skeleton_inverse_bind_rows);
     RUN_TEST(test_palettes_odd_quaternions);
     RUN_TEST(test_palettes_huge_but_finite);
     RUN_TEST(test_palettes_signed_zeros);
