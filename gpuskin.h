@@ -2720,15 +2720,15 @@ GPUSKIN__FAST_TARGET_AVX2 GPUSKIN__FAST_INLINE_AVX2 void gpuskin__fast_rows_of(c
     _mm_storeu_ps(out->r[2], c2);
 }
 
-/* Instance `inst`; s holds 3 joint_count rows: the local matrices, the globals,
-   and (filled by the caller) the inverse binds. Returns 0 where the instance must
-   take the reference path, as gpuskin__p8_palettes. */
+/* Instance `inst`; s holds 2 joint_count rows: the local matrices and the
+   globals; ib the inverse binds' rows. Returns 0 where the instance must take the
+   reference path, as gpuskin__p8_palettes. */
 GPUSKIN__FAST_TARGET_AVX2 static int gpuskin__fast_palettes_rows(const gpuskin_palette_batch_desc *d, uint32_t inst,
-                                                               gpuskin__fast_rows *s)
+                                                               gpuskin__fast_rows *s, const gpuskin__fast_rows *ib)
 {
     const gpuskin_skeleton *sk = d->skeleton;
     const uint32_t nj = sk->joint_count;
-    gpuskin__fast_rows *loc = s, *glob = s + nj, *ib = s + 2 * (size_t)nj, model;
+    gpuskin__fast_rows *loc = s, *glob = s + nj, model;
     const gpuskin_trs *pose = d->local_poses ? d->local_poses + (size_t)inst * nj : sk->rest_pose;
     float *lbs = d->out_lbs ? d->out_lbs + (size_t)inst * nj * GPUSKIN_LBS_FLOATS_PER_JOINT : NULL;
     gpuskin_mat4 *pals = d->out_palettes ? d->out_palettes + (size_t)inst * nj : NULL;
@@ -2801,23 +2801,30 @@ GPUSKIN__FAST_TARGET_AVX2 static int gpuskin__fast_palettes_rows(const gpuskin_p
            _mm_movemask_ps(_mm_cmpeq_ps(_mm_sub_ps(sum, sum), _mm_setzero_ps())) == 0xF;
 }
 
-/* Instances [first, first + count) by rows. The scratch takes 144 bytes a joint:
-   on the stack up to 64 joints, else one allocation. */
+/* Instances [first, first + count) by rows. The scratch takes 96 bytes a joint
+   (144 where the skeleton has no inverse-bind rows of its own): on the stack up
+   to 64 joints, else one allocation. The caller has checked that every inverse
+   bind is affine. */
 GPUSKIN__FAST_TARGET_AVX2 static gpuskin_result gpuskin__fast_palettes_rows_range(const gpuskin_palette_batch_desc *d,
                                                                                  uint32_t first, uint32_t count)
 {
     const gpuskin_skeleton *sk = d->skeleton;
+    const uint32_t nj = sk->joint_count;
     gpuskin__fast_rows stack_rows[3 * 64], *s = stack_rows;
+    const gpuskin__fast_rows *ib = (const gpuskin__fast_rows *)(const void *)sk->inverse_bind_rows;
     gpuskin_mat4 *scratch = NULL;
     gpuskin_result result = GPUSKIN_SUCCESS;
     uint32_t i, j;
-    if (sk->joint_count > 64) {
-        s = (gpuskin__fast_rows *)GPUSKIN_MALLOC(3 * (size_t)sk->joint_count * sizeof(gpuskin__fast_rows), sk->alloc_user);
+    if (nj > 64) {
+        s = (gpuskin__fast_rows *)GPUSKIN_MALLOC((ib ? 2 : 3) * (size_t)nj * sizeof(gpuskin__fast_rows), sk->alloc_user);
         if (!s) return GPUSKIN_ERROR_OUT_OF_MEMORY;
     }
-    for (j = 0; j < sk->joint_count; ++j) gpuskin__fast_rows_of(&sk->inverse_bind[j], &s[2 * (size_t)sk->joint_count + j]);
+    if (!ib) { /* a skeleton not made by gpuskin_skeleton_init */
+        for (j = 0; j < nj; ++j) gpuskin__fast_rows_of(&sk->inverse_bind[j], &s[2 * (size_t)nj + j]);
+        ib = s + 2 * (size_t)nj;
+    }
     for (i = first; i < first + count && result == GPUSKIN_SUCCESS; ++i) {
-        if (!gpuskin__fast_palettes_rows(d, i, s)) result = gpuskin__fast_palettes_redo(d, i, 1, &scratch);
+        if (!gpuskin__fast_palettes_rows(d, i, s, ib)) result = gpuskin__fast_palettes_redo(d, i, 1, &scratch);
     }
     if (s != stack_rows) GPUSKIN_FREE(s, sk->alloc_user);
     if (scratch) GPUSKIN_FREE(scratch, sk->alloc_user);
@@ -3611,8 +3618,8 @@ GPUSKIN_API gpuskin_result gpuskin_build_palettes(const gpuskin_palette_batch_de
        affines. Skeletons from real files always are; anything else takes the
        reference path. */
     fast = 1;
-    for (i = 0; i < sk->joint_count && fast; ++i)
-        fast = gpuskin__fast_is_affine(&sk->inverse_bind[i]) &&
+    for (i = 0; i < sk->joint_count && fast; ++i) /* inverse_bind_rows: every inverse bind is affine */
+        fast = (sk->inverse_bind_rows || gpuskin__fast_is_affine(&sk->inverse_bind[i])) &&
                (sk->parents[i] >= 0 || gpuskin__fast_is_affine(&sk->root_parent_globals[i]));
 #ifdef GPUSKIN__FAST_AVX2
     if (fast && gpuskin__fast_cpu_has_avx2_fma()) {

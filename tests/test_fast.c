@@ -1423,11 +1423,12 @@ static void test_palettes_non_affine_few(void)
 /* The inverse binds' rows gpuskin_skeleton_init makes for the one-instance
    form: each joint's rows 0..2, exactly; none when an inverse bind's row 3 is not
    0 0 0 1 (a negative zero there counts as zero, as in the palette paths); and
-   one-instance palettes built from the rows equal the reference's. */
+   palettes built from the rows, or without them, equal the reference's. */
 static void test_skeleton_inverse_bind_rows(void)
 {
     tf_rig r;
-    const uint32_t each[4] = {0, 1, 2, 3};
+    const uint32_t each[4] = {0, 1, 2, 3}, all[2] = {0, 3};
+    const float *rows;
     gpuskin_mat4 m;
     uint32_t j, row, c;
     tf_make_rig(&r, 21, 3);
@@ -1437,6 +1438,12 @@ static void test_skeleton_inverse_bind_rows(void)
             for (c = 0; c < 4; ++c)
                 CHECK(r.sk.inverse_bind_rows[12 * j + 4 * row + c] == r.sk.inverse_bind[j].m[4 * c + row]);
     tf_check_palettes(&r, 1, 1, 1, 1, each, 4);
+    /* Without the rows (a skeleton filled in by hand) every form makes its own. */
+    rows = r.sk.inverse_bind_rows;
+    r.sk.inverse_bind_rows = NULL;
+    tf_check_palettes(&r, 1, 1, 1, 1, each, 4);
+    tf_check_palettes(&r, 1, 1, 1, 1, all, 2);
+    r.sk.inverse_bind_rows = rows;
     m = r.sk.inverse_bind[20];
     m.m[3] = -0.0f;
     m.m[11] = -0.0f;
