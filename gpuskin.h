@@ -222,9 +222,10 @@ typedef struct gpuskin_skeleton {
     const gpuskin_trs *rest_pose;
     const gpuskin_mat4 *root_parent_globals;
     const uint32_t *order;                   /* every parent appears before its children */
-    /* Rows 0..2 of every inverse bind, 12 floats a joint, for the one-instance
-       palette form (made in every call instead, they cost it ~15 % on an H200
-       host's Xeon); NULL if some inverse bind's row 3 is not 0 0 0 1. */
+    /* Rows 0..2 of every inverse bind, 12 floats a joint, for the palette forms
+       that take one instance at a time (made in every call instead, they cost a
+       single instance ~15 % on an H200 host's Xeon); NULL if some inverse bind's
+       row 3 is not 0 0 0 1. */
     const float *inverse_bind_rows;
     void *alloc_user;
 } gpuskin_skeleton;
