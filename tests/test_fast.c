@@ -1373,15 +1373,15 @@ static void test_palettes_non_affine(void)
 {
     tf_rig r;
     const uint32_t all[2] = {0, 25};
-    gpuskin_mat4 keep;
+    gpuskin_mat4 bent;
     tf_make_rig(&r, 12, 25);
     r.models[5].m[3] = 0.25f;  /* a projective model in one group of four, eight or sixteen */
     r.models[21].m[7] = -1.0f; /* and one in a later group */
     tf_check_palettes(&r, 1, 1, 1, 1, all, 2);
     tf_check_palettes(&r, 1, 1, 0, 1, all, 2);
-    keep = r.sk.inverse_bind[7];
-    keep.m[7] = 0.5f;
-    tf_reskeleton(&r, 0, 7, keep);
+    bent = r.sk.inverse_bind[7];
+    bent.m[7] = 0.5f;
+    tf_reskeleton(&r, 0, 7, bent);
     CHECK(r.sk.inverse_bind_rows == NULL);
     tf_check_palettes(&r, 1, 1, 1, 1, all, 2);
     tf_free_rig(&r);
@@ -1420,8 +1420,8 @@ static void test_palettes_non_affine_few(void)
     tf_free_rig(&r);
 }
 
-/* The inverse binds' rows gpuskin_skeleton_init makes for the one-instance
-   form: each joint's rows 0..2, exactly; none when an inverse bind's row 3 is not
+/* The inverse binds' rows gpuskin_skeleton_init makes for the one-at-a-time
+   forms: each joint's rows 0..2, exactly; none when an inverse bind's row 3 is not
    0 0 0 1 (a negative zero there counts as zero, as in the palette paths); and
    palettes built from the rows, or without them, equal the reference's. */
 static void test_skeleton_inverse_bind_rows(void)
