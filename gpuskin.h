@@ -212,7 +212,7 @@ typedef struct gpuskin_skeleton_desc {
     void *alloc_user;                        /* passed to GPUSKIN_MALLOC/GPUSKIN_FREE */
 } gpuskin_skeleton_desc;
 
-/* Owns copies of the desc's arrays (one allocation), the evaluation order, and
+/* Owns copies of the desc's arrays (one allocation), the evaluation orders, and
    what the palette paths derive from them once. Read-only after init (hence the
    const): to change a joint, init a new skeleton (and free the old one). */
 typedef struct gpuskin_skeleton {
@@ -222,6 +222,12 @@ typedef struct gpuskin_skeleton {
     const gpuskin_trs *rest_pose;
     const gpuskin_mat4 *root_parent_globals;
     const uint32_t *order;                   /* every parent appears before its children */
+    /* The same joints by depth, roots first (stable within a depth). One depth's
+       joints do not wait on each other's products, so the palette forms that take
+       one instance at a time overlap them (NULL: they take `order`); the forms
+       that take groups of instances keep `order`, whose joints follow their
+       parents closely, so a parent's global is read back while still cached. */
+    const uint32_t *depth_order;
     /* Rows 0..2 of every inverse bind, 12 floats a joint, for the palette forms
        that take one instance at a time (made in every call instead, they cost a
        single instance ~15 % on an H200 host's Xeon); NULL if some inverse bind's
@@ -230,7 +236,7 @@ typedef struct gpuskin_skeleton {
     void *alloc_user;
 } gpuskin_skeleton;
 
-/* Copies the desc, computes the evaluation order once; rejects out-of-range parents
+/* Copies the desc, computes the evaluation orders once; rejects out-of-range parents
    (GPUSKIN_ERROR_PARENT_OUT_OF_RANGE), cycles (GPUSKIN_ERROR_PARENT_CYCLE) and
    non-finite matrices/TRS (GPUSKIN_ERROR_NON_FINITE). */
 GPUSKIN_API gpuskin_result gpuskin_skeleton_init(gpuskin_skeleton *skeleton, const gpuskin_skeleton_desc *desc);
@@ -1122,7 +1128,7 @@ GPUSKIN_API gpuskin_result gpuskin_skeleton_init(gpuskin_skeleton *sk, const gpu
     gpuskin_trs *rest_pose;
     float *rows;
     int32_t *parents;
-    uint32_t *order, *stack;
+    uint32_t *order, *depth_order, *stack, *tally, *depth;
     uint8_t *state;
     if (!sk) return GPUSKIN_ERROR_NULL_ARGUMENT;
     memset(sk, 0, sizeof *sk);
@@ -1139,8 +1145,8 @@ GPUSKIN_API gpuskin_result gpuskin_skeleton_init(gpuskin_skeleton *sk, const gpu
     }
     /* One block: the owned arrays, then scratch for the ordering walk. n <= 2^16,
        so none of these products can overflow. */
-    bytes = (size_t)n * (2 * sizeof(gpuskin_mat4) + 12 * sizeof(float) + sizeof(gpuskin_trs) + 2 * sizeof(uint32_t));
-    block = (char *)GPUSKIN_MALLOC(bytes + (size_t)n * (sizeof(uint32_t) + 1), desc->alloc_user);
+    bytes = (size_t)n * (2 * sizeof(gpuskin_mat4) + 12 * sizeof(float) + sizeof(gpuskin_trs) + 3 * sizeof(uint32_t));
+    block = (char *)GPUSKIN_MALLOC(bytes + (size_t)n * (2 * sizeof(uint32_t) + 1) + sizeof(uint32_t), desc->alloc_user);
     if (!block) return GPUSKIN_ERROR_OUT_OF_MEMORY;
     sk->inverse_bind = inverse_bind = (gpuskin_mat4 *)(void *)block;
     sk->root_parent_globals = root_parent_globals = inverse_bind + n;
@@ -1148,8 +1154,10 @@ GPUSKIN_API gpuskin_result gpuskin_skeleton_init(gpuskin_skeleton *sk, const gpu
     sk->rest_pose = rest_pose = (gpuskin_trs *)(void *)(rows + 12 * (size_t)n);
     sk->parents = parents = (int32_t *)(void *)(rest_pose + n);
     sk->order = order = (uint32_t *)(void *)(parents + n);
-    stack = order + n;
-    state = (uint8_t *)(stack + n);
+    sk->depth_order = depth_order = order + n;
+    stack = depth_order + n;
+    tally = stack + n; /* n + 1 counts */
+    state = (uint8_t *)(tally + n + 1);
     sk->joint_count = n;
     sk->alloc_user = desc->alloc_user;
     memcpy(parents, desc->parents, n * sizeof(int32_t));
@@ -1191,6 +1199,16 @@ GPUSKIN_API gpuskin_result gpuskin_skeleton_init(gpuskin_skeleton *sk, const gpu
         }
     }
     GPUSKIN_ASSERT(count == n);
+    /* Depths along `order` (parents first), then a counting sort by depth. */
+    depth = stack;
+    memset(tally, 0, (n + 1) * sizeof(uint32_t));
+    for (j = 0; j < n; ++j) {
+        const uint32_t k = order[j];
+        depth[k] = parents[k] < 0 ? 0 : depth[parents[k]] + 1;
+        ++tally[depth[k] + 1];
+    }
+    for (j = 1; j <= n; ++j) tally[j] += tally[j - 1];
+    for (j = 0; j < n; ++j) depth_order[tally[depth[order[j]]]++] = order[j];
     return GPUSKIN_SUCCESS;
 }
 
@@ -2728,7 +2746,7 @@ GPUSKIN__FAST_TARGET_AVX2 static int gpuskin__fast_palettes_rows(const gpuskin_p
                                                                gpuskin__fast_rows *s, const gpuskin__fast_rows *ib)
 {
     const gpuskin_skeleton *sk = d->skeleton;
-    const uint32_t nj = sk->joint_count;
+    const uint32_t nj = sk->joint_count, *order = sk->depth_order ? sk->depth_order : sk->order;
     gpuskin__fast_rows *loc = s, *glob = s + nj, model;
     const gpuskin_trs *pose = d->local_poses ? d->local_poses + (size_t)inst * nj : sk->rest_pose;
     float *lbs = d->out_lbs ? d->out_lbs + (size_t)inst * nj * GPUSKIN_LBS_FLOATS_PER_JOINT : NULL;
@@ -2760,10 +2778,11 @@ GPUSKIN__FAST_TARGET_AVX2 static int gpuskin__fast_palettes_rows(const gpuskin_p
         gpuskin__p8_scatter((char *)loc[j].r[2], row_off, lanes, m[2][0], m[2][1], m[2][2], m[2][3]);
     }
     for (i = 0; i < nj; ++i) {
-        const uint32_t jj = sk->order[i];
+        const uint32_t jj = order[i];
         const int32_t parent = sk->parents[jj];
         __m128 p0, p1, p2, par[3];
-        /* a joint's parent is often the joint before it: its rows are still in g */
+        /* in depth order a joint's parent is the joint before it along a chain
+           (one joint a depth): its rows are still in g */
         if (parent >= 0) {
             if ((uint32_t)parent != prev) gpuskin__fast_rows_load(&glob[parent], g);
             gpuskin__fast_rows_mul(g, &loc[jj], par);
@@ -2971,7 +2990,7 @@ GPUSKIN__FAST_TARGET_AVX512 static int gpuskin__z_palettes(const gpuskin_palette
                                                            gpuskin__fast_rows *loc, __m512 *glob, const gpuskin__fast_rows *ib)
 {
     const gpuskin_skeleton *sk = d->skeleton;
-    const uint32_t nj = sk->joint_count, *order = sk->order;
+    const uint32_t nj = sk->joint_count, *order = sk->depth_order ? sk->depth_order : sk->order;
     const int32_t *parents = sk->parents;
     const gpuskin_trs *pose = d->local_poses ? d->local_poses + (size_t)inst * nj : sk->rest_pose;
     float *lbs = d->out_lbs ? d->out_lbs + (size_t)inst * nj * GPUSKIN_LBS_FLOATS_PER_JOINT : NULL;
@@ -3012,7 +3031,7 @@ GPUSKIN__FAST_TARGET_AVX512 static int gpuskin__z_palettes(const gpuskin_palette
                                            _mm512_shuffle_f32x4(rpg, rpg, 0xAA))
                           : rpg;
             gs = gpuskin__z_spread_of(g);
-        } else if ((uint32_t)parent != prev) { /* a joint's parent is often the joint before it: gs holds it */
+        } else if ((uint32_t)parent != prev) { /* along a chain the parent is the joint before: gs holds it */
             gs = gpuskin__z_spread_of(_mm512_load_ps((const float *)&glob[parent]));
         }
         g = gpuskin__z_mul_rows(&gs, &loc[jj]);

@@ -2013,6 +2013,78 @@ static void test_skeleton_any_order(void) {
     gpuskin_skeleton_free(&ska);
 }
 
+/* depth_order: every joint once, depths never decreasing, and joints of one depth
+   in the order `order` gives them. Random forests (indices shuffled), a chain of
+   GPUSKIN_MAX_JOINTS joints listed leaf first, and the largest star. */
+static void check_depth_order(const gpuskin_skeleton *sk) {
+    const uint32_t n = sk->joint_count;
+    uint32_t *depth = (uint32_t *)malloc(n * sizeof(uint32_t)), *pos = (uint32_t *)malloc(n * sizeof(uint32_t));
+    unsigned char *seen = (unsigned char *)calloc(n, 1);
+    uint32_t k, bad = 0;
+    CHECK(sk->depth_order != NULL && depth && pos && seen);
+    if (!sk->depth_order || !depth || !pos || !seen) { free(depth); free(pos); free(seen); return; }
+    for (k = 0; k < n; ++k) { /* along order, parents first (checked elsewhere) */
+        const uint32_t j = sk->order[k];
+        depth[j] = sk->parents[j] < 0 ? 0 : depth[sk->parents[j]] + 1;
+        pos[j] = k;
+    }
+    for (k = 0; k < n && !bad; ++k) {
+        const uint32_t j = sk->depth_order[k];
+        if (j >= n || seen[j]) bad = 1 + k; /* out of range, or twice (then another is missing) */
+        else if (k > 0) {
+            const uint32_t prev = sk->depth_order[k - 1];
+            if (depth[prev] > depth[j] || (depth[prev] == depth[j] && pos[prev] > pos[j])) bad = 1 + k;
+        }
+        if (!bad) seen[j] = 1;
+    }
+    if (bad) fprintf(stderr, "  depth_order wrong at %u of %u joints\n", bad - 1, n);
+    CHECK(!bad);
+    free(depth);
+    free(pos);
+    free(seen);
+}
+
+static void test_skeleton_depth_order(void) {
+    const uint32_t n_max = GPUSKIN_MAX_JOINTS;
+    int32_t *parents = (int32_t *)malloc(n_max * sizeof(int32_t));
+    uint32_t *perm = (uint32_t *)malloc(n_max * sizeof(uint32_t));
+    gpuskin_skeleton sk;
+    gpuskin_skeleton_desc d;
+    uint32_t k, round;
+    CHECK(parents && perm);
+    if (!parents || !perm) { free(parents); free(perm); return; }
+    rng_seed(77);
+    ZERO(d);
+    d.parents = parents;
+    for (round = 0; round < 60; ++round) {
+        const uint32_t n = 1 + rng_below(round < 50 ? 80 : 3000);
+        for (k = 0; k < n; ++k) perm[k] = k;
+        for (k = n - 1; k > 0; --k) {
+            uint32_t j = rng_below(k + 1), t = perm[k];
+            perm[k] = perm[j];
+            perm[j] = t;
+        }
+        for (k = 0; k < n; ++k) /* perm[k]'s parent is an earlier entry: deep and wide trees */
+            parents[perm[k]] = (k == 0 || rng_below(10) == 0) ? -1 : (int32_t)perm[k - 1 - rng_below(k < 4 ? k : 4)];
+        d.joint_count = n;
+        CHECK_EQ_INT(gpuskin_skeleton_init(&sk, &d), GPUSKIN_SUCCESS);
+        check_depth_order(&sk);
+        gpuskin_skeleton_free(&sk);
+    }
+    for (k = 0; k < n_max; ++k) parents[k] = k + 1 < n_max ? (int32_t)(k + 1) : -1; /* joint 0 the deepest */
+    d.joint_count = n_max;
+    CHECK_EQ_INT(gpuskin_skeleton_init(&sk, &d), GPUSKIN_SUCCESS);
+    check_depth_order(&sk);
+    if (sk.depth_order) CHECK(sk.depth_order[0] == n_max - 1 && sk.depth_order[n_max - 1] == 0);
+    gpuskin_skeleton_free(&sk);
+    for (k = 0; k < n_max; ++k) parents[k] = k ? 0 : -1;
+    CHECK_EQ_INT(gpuskin_skeleton_init(&sk, &d), GPUSKIN_SUCCESS);
+    check_depth_order(&sk);
+    gpuskin_skeleton_free(&sk);
+    free(parents);
+    free(perm);
+}
+
 static void test_skeleton_errors(void) {
     gpuskin_skeleton sk;
     gpuskin_skeleton_desc d;
@@ -2675,6 +2747,7 @@ int main(int argc, char **argv) {
     RUN_TEST(test_tangents);
     RUN_TEST(test_normals);
     RUN_TEST(test_skeleton_any_order);
+    RUN_TEST(test_skeleton_depth_order);
     RUN_TEST(test_skeleton_errors);
     RUN_TEST(test_skeleton_palette_by_hand);
     RUN_TEST(test_errors_streams);

@@ -1309,6 +1309,8 @@ static void test_palettes_match_reference(void)
         tf_rig r;
         const uint32_t all[2] = {0, 37}, most[2] = {0, 35};
         tf_make_rig(&r, joint_counts[k], 37);
+        if (joint_counts[k] >= 64) /* the forms read the two orders; they must differ here */
+            CHECK(memcmp(r.sk.order, r.sk.depth_order, joint_counts[k] * sizeof(uint32_t)) != 0);
         tf_check_palettes(&r, 1, 1, 1, 1, all, 2);
         tf_check_palettes(&r, 0, 1, 1, 0, all, 2); /* no models, palettes only */
         tf_check_palettes(&r, 1, 0, 0, 1, all, 2); /* rest pose, LBS only */
@@ -1429,6 +1431,7 @@ static void test_skeleton_inverse_bind_rows(void)
     tf_rig r;
     const uint32_t each[4] = {0, 1, 2, 3}, all[2] = {0, 3};
     const float *rows;
+    const uint32_t *order;
     gpuskin_mat4 m;
     uint32_t j, row, c;
     tf_make_rig(&r, 21, 3);
@@ -1443,6 +1446,11 @@ static void test_skeleton_inverse_bind_rows(void)
     r.sk.inverse_bind_rows = NULL;
     tf_check_palettes(&r, 1, 1, 1, 1, each, 4);
     tf_check_palettes(&r, 1, 1, 1, 1, all, 2);
+    /* Nor the depth order: the one-at-a-time forms take `order`. */
+    order = r.sk.depth_order;
+    r.sk.depth_order = NULL;
+    tf_check_palettes(&r, 1, 1, 1, 1, each, 4);
+    r.sk.depth_order = order;
     r.sk.inverse_bind_rows = rows;
     m = r.sk.inverse_bind[20];
     m.m[3] = -0.0f;
