@@ -2691,7 +2691,7 @@ GPUSKIN__FAST_PALETTES_IMPL(gpuskin__p8, __m256, 8, GPUSKIN__FAST_TARGET_AVX2)
 
 /* ---- one instance at a time: rows ---- */
 #ifndef GPUSKIN__FAST_ROWS_BELOW
-#define GPUSKIN__FAST_ROWS_BELOW 4 /* short ends of 1-3 instances */
+#define GPUSKIN__FAST_ROWS_BELOW 6 /* short ends of 1-5 instances (a group of eight with 6 used lanes wins) */
 #endif
 /* A group costs the same with one lane used as with all: without AVX-512, a
    range's last few instances (and a single instance) take this form instead
@@ -2918,7 +2918,7 @@ GPUSKIN__FAST_PALETTES_IMPL(gpuskin__p16, __m512, 16, GPUSKIN__FAST_TARGET_AVX51
 
 /* ---- one instance at a time, AVX-512: a 3x4 matrix in one register ---- */
 #ifndef GPUSKIN__FAST_P8_FROM
-#define GPUSKIN__FAST_P8_FROM 7 /* a short end of this many instances or more takes a group of eight */
+#define GPUSKIN__FAST_P8_FROM 8 /* a short end of this many instances or more takes a group of eight */
 #endif
 #ifndef GPUSKIN__FAST_P16_FROM
 #define GPUSKIN__FAST_P16_FROM 11 /* and from this many, a group of sixteen */
@@ -3646,10 +3646,11 @@ GPUSKIN_API gpuskin_result gpuskin_build_palettes(const gpuskin_palette_batch_de
         uint32_t first = desc->first_instance, count = desc->instance_count;
 #ifdef GPUSKIN__FAST_AVX512
         /* Sixteen a group. A group costs the same however many of its lanes are
-           used, and one instance at a time costs about a ninth of a group of
-           sixteen and a sixth of a group of eight (H200 host; BENCHMARKS.md), so
-           a short end of r instances takes: 11-15 one more group of sixteen;
-           7-10 a group of eight, then the rest one at a time; 1-6 one at a time. */
+           used, and one instance at a time costs about a tenth of a group of
+           sixteen and a seventh of a group of eight (measured on an H100
+           machine's Xeon and on Zen 5; BENCHMARKS.md), so a short end of r
+           instances takes: 11-15 one more group of sixteen; 8-10 a group of
+           eight, then the rest one at a time; 1-7 one at a time. */
         if (gpuskin__fast_cpu_has_avx512()) {
             const uint32_t rest = count % 16, grouped = rest >= GPUSKIN__FAST_P16_FROM ? count : count - rest;
             const uint32_t eights = grouped == count || rest < GPUSKIN__FAST_P8_FROM ? 0 : (rest < 8 ? rest : 8);

@@ -78,12 +78,19 @@ static const char *skin_form(void)
    instance: one at a time, rows with AVX2, one register a matrix with AVX-512). */
 static const char *palette_form(void)
 {
+    static char text[80];
 #if defined(GPUSKIN__FAST_AVX512)
     __builtin_cpu_init();
-    if (__builtin_cpu_supports("avx512f") && cpu_avx2_fma()) return "16 instances a group (AVX-512); 1-6 one register a matrix";
+    if (__builtin_cpu_supports("avx512f") && cpu_avx2_fma()) {
+        snprintf(text, sizeof text, "16 instances a group (AVX-512); 1-%d one register a matrix",
+                 GPUSKIN__FAST_P8_FROM - 1);
+        return text;
+    }
 #endif
 #if defined(GPUSKIN__FAST_SSE2)
-    return cpu_avx2_fma() ? "8 instances a group (AVX2 + FMA); 1-3 rows" : "4 instances a group (SSE2)";
+    if (!cpu_avx2_fma()) return "4 instances a group (SSE2)";
+    snprintf(text, sizeof text, "8 instances a group (AVX2 + FMA); 1-%d rows", GPUSKIN__FAST_ROWS_BELOW - 1);
+    return text;
 #else
     return "the reference path";
 #endif

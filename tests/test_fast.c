@@ -1299,8 +1299,9 @@ static void tf_check_palettes(tf_rig *r, int use_models, int use_poses, int want
 
 /* 37 instances: with AVX-512, two groups of sixteen and a short end of five one
    instance at a time (one register a matrix); with AVX2 alone, four groups of
-   eight and one of five. 35: the short end of three one instance at a time (with
-   AVX2 alone: rows). Joint counts above 64 take allocated scratch. */
+   eight and five one at a time (rows). 35: the short end of three one instance
+   at a time. The skeletons' depth order differs from their parent-first order,
+   which the groups take. Joint counts above 64 take allocated scratch. */
 static void test_palettes_match_reference(void)
 {
     const uint32_t joint_counts[] = {1, 5, 64, 65, 130};
@@ -1333,9 +1334,10 @@ static void test_palettes_split_ranges(void)
     tf_check_palettes(&r, 1, 1, 1, 1, cuts_b, (int)(sizeof cuts_b / sizeof cuts_b[0]));
     tf_check_palettes(&r, 1, 1, 0, 1, cuts_c, (int)(sizeof cuts_c / sizeof cuts_c[0]));
     tf_free_rig(&r);
-    { /* ranges of 17 and 28: a group of sixteen, then short ends; then ranges of
-         1-3, 7, 10 and 22 (AVX-512: one at a time, a group of eight, eight and two
-         one at a time, sixteen and six one at a time) */
+    { /* ranges of 17 and 28: a group of sixteen, then short ends (28: a group of
+         twelve lanes used); then ranges of 1-3 and 7 (AVX-512: one at a time; AVX2
+         alone: 7 a group of seven lanes used), 10 (a group of eight, then two one at
+         a time) and 22 (sixteen and six one at a time) */
         const uint32_t cuts_d[] = {0, 17, 45}, cuts_e[] = {0, 1, 3, 6, 13, 23, 45}, all[] = {0, 45};
         const size_t n = 45 * 23;
         gpuskin_mat4 *pal = (gpuskin_mat4 *)malloc(2 * n * sizeof(gpuskin_mat4));
