@@ -1300,8 +1300,9 @@ static void tf_check_palettes(tf_rig *r, int use_models, int use_poses, int want
 /* 37 instances: with AVX-512, two groups of sixteen and a short end of five one
    instance at a time (one register a matrix); with AVX2 alone, four groups of
    eight and five one at a time (rows). 35: the short end of three one instance
-   at a time. The skeletons' depth order differs from their parent-first order,
-   which the groups take. Joint counts above 64 take allocated scratch. */
+   at a time. From 64 joints on, the skeletons' depth order (which the
+   one-at-a-time forms take) differs from their parent-first order (which the
+   groups take): checked. Joint counts above 64 take allocated scratch. */
 static void test_palettes_match_reference(void)
 {
     const uint32_t joint_counts[] = {1, 5, 64, 65, 130};
