@@ -2012,8 +2012,8 @@ GPUSKIN_API gpuskin_result gpuskin_palette_lerp(const gpuskin_mat4 *a, const gpu
      gpuskin_build_palettes   skeleton globals + placement + inverse bind (+ the packed
                               LBS layout) for a range of instances: sixteen at a time
                               (AVX-512), eight (AVX2 + FMA) or four (SSE2), chosen at
-                              run time, and a range's last few one at a time (1-3
-                              with AVX2, up to 6 with AVX-512);
+                              run time, and a range's last few one at a time (1-5
+                              with AVX2, up to 7 with AVX-512);
      gpuskin_pack_dq_fast     gpuskin_pack_dq's contract and decisions, the Gram-Schmidt
                               split eight (SSE2), sixteen (AVX) or thirty-two (AVX-512,
                               in builds not made for FMA) joints at a time in float,
