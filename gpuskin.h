@@ -3190,16 +3190,24 @@ typedef struct gpuskin__v8 { __m128 lo, hi; } gpuskin__v8;
 GPUSKIN__FAST_PAIR_OPS(GPUSKIN__FAST_INLINE, gpuskin__v8, GPUSKIN__FAST_SSE_OP)
 GPUSKIN__FAST_PAIR_REST(GPUSKIN__FAST_INLINE, gpuskin__v8, _mm_set1_ps, _mm_sqrt_ps, _mm_movemask_ps, 4)
 
-/* 1 when all n floats are finite: x - x is 0 for finite x and NaN otherwise. */
-static int gpuskin__fast_all_finite4(const float *v, size_t n_vec4)
+/* 1 when all n matrices are finite: x - x is 0 for finite x and NaN otherwise.
+   A sum for each column, not one for all: one sum is a chain of dependent adds,
+   3-4 cycles each, 256 of them for a 64-joint palette (locally
+   gpuskin_pack_dq_fast took 0.89-0.92x the time with four; BENCHMARKS.md). */
+static int gpuskin__fast_all_finite4(const gpuskin_mat4 *m, uint32_t n)
 {
-    __m128 acc = _mm_setzero_ps();
-    size_t i;
-    for (i = 0; i < n_vec4; ++i) {
-        __m128 x = _mm_loadu_ps(v + 4 * i);
-        acc = _mm_add_ps(acc, _mm_sub_ps(x, x));
+    __m128 acc0 = _mm_setzero_ps(), acc1 = acc0, acc2 = acc0, acc3 = acc0;
+    uint32_t i;
+    for (i = 0; i < n; ++i) {
+        const __m128 x0 = _mm_loadu_ps(m[i].m), x1 = _mm_loadu_ps(m[i].m + 4);
+        const __m128 x2 = _mm_loadu_ps(m[i].m + 8), x3 = _mm_loadu_ps(m[i].m + 12);
+        acc0 = _mm_add_ps(acc0, _mm_sub_ps(x0, x0));
+        acc1 = _mm_add_ps(acc1, _mm_sub_ps(x1, x1));
+        acc2 = _mm_add_ps(acc2, _mm_sub_ps(x2, x2));
+        acc3 = _mm_add_ps(acc3, _mm_sub_ps(x3, x3));
     }
-    return _mm_movemask_ps(_mm_cmpeq_ps(acc, _mm_setzero_ps())) == 0xF;
+    acc0 = _mm_add_ps(_mm_add_ps(acc0, acc1), _mm_add_ps(acc2, acc3));
+    return _mm_movemask_ps(_mm_cmpeq_ps(acc0, _mm_setzero_ps())) == 0xF;
 }
 
 /* Half h of the split's lanes to memory: per joint dq = real xyzw, dual xyzw; the
@@ -3576,6 +3584,28 @@ GPUSKIN__FAST_PAIR_OPS(GPUSKIN__FAST_Z16, gpuskin__z32, GPUSKIN__FAST_Z16_OP)
 GPUSKIN__FAST_PAIR_REST(GPUSKIN__FAST_Z16, gpuskin__z32, _mm512_set1_ps, _mm512_sqrt_ps, gpuskin__z16_movemask, 16)
 GPUSKIN__FAST_PAIR_MEMORY(GPUSKIN__FAST_Z16, gpuskin__z32, gpuskin__z16, 16)
 
+/* gpuskin__fast_all_finite4 with a matrix a register: a quarter of the
+   operations (locally gpuskin_pack_dq_fast took 0.90-0.96x the time). */
+GPUSKIN__FAST_TARGET_AVX512 static int gpuskin__fast_all_finite_z(const gpuskin_mat4 *m, uint32_t n)
+{
+    __m512 acc0 = _mm512_setzero_ps(), acc1 = acc0, acc2 = acc0, acc3 = acc0;
+    uint32_t i;
+    for (i = 0; i + 4 <= n; i += 4) {
+        const __m512 x0 = _mm512_loadu_ps(m[i].m), x1 = _mm512_loadu_ps(m[i + 1].m);
+        const __m512 x2 = _mm512_loadu_ps(m[i + 2].m), x3 = _mm512_loadu_ps(m[i + 3].m);
+        acc0 = _mm512_add_ps(acc0, _mm512_sub_ps(x0, x0));
+        acc1 = _mm512_add_ps(acc1, _mm512_sub_ps(x1, x1));
+        acc2 = _mm512_add_ps(acc2, _mm512_sub_ps(x2, x2));
+        acc3 = _mm512_add_ps(acc3, _mm512_sub_ps(x3, x3));
+    }
+    for (; i < n; ++i) {
+        const __m512 x = _mm512_loadu_ps(m[i].m);
+        acc0 = _mm512_add_ps(acc0, _mm512_sub_ps(x, x));
+    }
+    acc0 = _mm512_add_ps(_mm512_add_ps(acc0, acc1), _mm512_add_ps(acc2, acc3));
+    return _mm512_cmp_ps_mask(acc0, _mm512_setzero_ps(), _CMP_EQ_OQ) == 0xFFFF;
+}
+
 /* Joints m[0..31]: as gpuskin__fast_split8_sse, thirty-two lanes. Bit 31 of the
    masks is lane 31 (the int holds the unsigned pattern). */
 GPUSKIN__FAST_TARGET_AVX512 static int gpuskin__fast_split32_z(const gpuskin_mat4 *m, float *dq, float *res, int *nonrigid)
@@ -3594,7 +3624,7 @@ static gpuskin_result gpuskin__fast_pack_lbs(const gpuskin_mat4 *palette, uint32
     uint32_t j;
     if (!palette || !out) return GPUSKIN_ERROR_NULL_ARGUMENT;
     if (joint_count == 0 || joint_count > GPUSKIN_MAX_JOINTS) return GPUSKIN_ERROR_INVALID_COUNT;
-    if (!gpuskin__fast_all_finite4(palette[0].m, (size_t)joint_count * 4u)) return GPUSKIN_ERROR_NON_FINITE;
+    if (!gpuskin__fast_all_finite4(palette, joint_count)) return GPUSKIN_ERROR_NON_FINITE;
     for (j = 0; j < joint_count; ++j) {
         __m128 c0 = _mm_loadu_ps(palette[j].m), c1 = _mm_loadu_ps(palette[j].m + 4);
         __m128 c2 = _mm_loadu_ps(palette[j].m + 8), c3 = _mm_loadu_ps(palette[j].m + 12);
@@ -3704,18 +3734,22 @@ GPUSKIN_API gpuskin_result gpuskin_pack_dq_fast(const gpuskin_mat4 *palette, uin
 #ifdef GPUSKIN__FAST_SSE2
     uint32_t j, l, word = GPUSKIN_METHOD_DQS, step = 8;
     int (*split_lanes)(const gpuskin_mat4 *, float *, float *, int *) = gpuskin__fast_split8_sse;
+    int finite;
     if (!palette || !out_dq || !out_method_word) return GPUSKIN_ERROR_NULL_ARGUMENT;
     if (joint_count == 0 || joint_count > GPUSKIN_MAX_JOINTS) return GPUSKIN_ERROR_INVALID_COUNT;
     if (split != GPUSKIN_SPLIT_GRAM_SCHMIDT) /* the polar split has no many-lane form */
         return gpuskin_pack_dq(palette, joint_count, split, out_dq, out_residual, out_method_word);
-    /* gpuskin_mat4 is 16 packed floats (checked where the palettes path loads them) */
-    if (!gpuskin__fast_all_finite4(palette[0].m, (size_t)joint_count * 4u)) return GPUSKIN_ERROR_NON_FINITE;
 #ifdef GPUSKIN__FAST_VEX
     if (gpuskin__fast_cpu_has_avx()) split_lanes = gpuskin__fast_split16_vex, step = 16;
 #endif
 #ifdef GPUSKIN__FAST_SPLIT32
     if (gpuskin__fast_cpu_has_avx512()) split_lanes = gpuskin__fast_split32_z, step = 32;
+    if (step == 32)
+        finite = gpuskin__fast_all_finite_z(palette, joint_count);
+    else
 #endif
+        finite = gpuskin__fast_all_finite4(palette, joint_count);
+    if (!finite) return GPUSKIN_ERROR_NON_FINITE;
     for (j = 0; j < joint_count; j += step) {
         const uint32_t lanes = joint_count - j < step ? joint_count - j : step;
         float *dq = out_dq + (size_t)j * 8u, *res = out_residual ? out_residual + (size_t)j * 12u : NULL;
@@ -3730,13 +3764,18 @@ GPUSKIN_API gpuskin_result gpuskin_pack_dq_fast(const gpuskin_mat4 *palette, uin
             memcpy(dq, dq32, lanes * 8u * sizeof(float));
             if (res) memcpy(res, res32, lanes * 12u * sizeof(float));
         }
-        for (l = 0; l < lanes; ++l) {
-            if ((redo >> l) & 1) {
-                if (!gpuskin__pack_dq_joint(&palette[j + l], split, dq + 8u * l, res ? res + 12u * l : NULL))
+        /* Lanes the split was unsure of take the reference, which decides their
+           rigidity; the others' comes from the split's mask. Masks, not a test of
+           every lane: unsure lanes are rare, and the lane-by-lane loop this
+           replaces cost the call 12-15 % of its time (locally). */
+        {
+            const uint32_t used = lanes == 32 ? 0xFFFFFFFFu : (1u << lanes) - 1u;
+            const uint32_t unsure = (uint32_t)redo & used;
+            if ((uint32_t)nonrigid & ~unsure & used) word |= GPUSKIN_METHOD_RESIDUAL_BIT;
+            for (l = 0; unsure && l < lanes; ++l)
+                if (((unsure >> l) & 1u) &&
+                    !gpuskin__pack_dq_joint(&palette[j + l], split, dq + 8u * l, res ? res + 12u * l : NULL))
                     word |= GPUSKIN_METHOD_RESIDUAL_BIT;
-            } else if ((nonrigid >> l) & 1) {
-                word |= GPUSKIN_METHOD_RESIDUAL_BIT;
-            }
         }
     }
     *out_method_word = word;

@@ -1902,6 +1902,51 @@ static void test_fast_pack_lbs(void)
 #endif
 }
 
+/* A NaN or an infinity in any joint, at any of its floats, is reported whatever
+   the count. The finiteness checks keep four sums (the SSE2 one a sum for each
+   column; the AVX-512 one fed by joint j in blocks of four, then a tail), so the
+   counts straddle those blocks and the 32-joint split blocks, the bad joint takes
+   every position and the bad float every column. Nothing may be written.
+   gpuskin__fast_pack_lbs (GPU builds) shares the SSE2 check. */
+static void test_fast_non_finite_anywhere(void)
+{
+    static const uint32_t counts[] = {1, 2, 3, 4, 5, 6, 7, 8, 9, 31, 32, 33, 64};
+    const float bad_values[3] = {(float)NAN, (float)INFINITY, -(float)INFINITY};
+    size_t c;
+    for (c = 0; c < sizeof counts / sizeof counts[0]; ++c) {
+        const uint32_t n = counts[c];
+        gpuskin_mat4 m[64];
+        float dq[64 * 8], res[64 * 12];
+        uint32_t j, word;
+        int v, failures = 0;
+        for (j = 0; j < n; ++j) m[j] = tf_matrix((int)tf_below(TF_KINDS));
+        for (j = 0; j < n; ++j) {
+            for (v = 0; v < 3; ++v) {
+                const int k = (int)((j * 5u + (uint32_t)v * 7u) % 16u); /* every float position over the joints */
+                const float keep = m[j].m[k];
+                size_t b;
+                m[j].m[k] = bad_values[v];
+                word = 1234;
+                memset(dq, 0x5A, sizeof dq);
+                memset(res, 0x5A, sizeof res);
+                failures += gpuskin_pack_dq_fast(m, n, GPUSKIN_SPLIT_GRAM_SCHMIDT, dq, res, &word) != GPUSKIN_ERROR_NON_FINITE;
+                failures += word != 1234;
+                for (b = 0; b < sizeof dq; ++b) failures += ((unsigned char *)dq)[b] != 0x5A;
+                for (b = 0; b < sizeof res; ++b) failures += ((unsigned char *)res)[b] != 0x5A;
+#if defined(GPUSKIN__FAST_SSE2) && !defined(GPUSKIN_NO_VULKAN)
+                failures += gpuskin__fast_pack_lbs(m, n, res) != GPUSKIN_ERROR_NON_FINITE;
+                for (b = 0; b < sizeof res; ++b) failures += ((unsigned char *)res)[b] != 0x5A;
+#endif
+                m[j].m[k] = keep;
+            }
+        }
+        if (failures) fprintf(stderr, "  %u joints: %d wrong results\n", n, failures);
+        CHECK(failures == 0);
+        /* and with every joint finite, both succeed */
+        CHECK_EQ_INT(gpuskin_pack_dq_fast(m, n, GPUSKIN_SPLIT_GRAM_SCHMIDT, dq, res, &word), GPUSKIN_SUCCESS);
+    }
+}
+
 static void test_pack_dq_fast_errors(void)
 {
     gpuskin_mat4 m[11];
@@ -1972,6 +2017,7 @@ int main(int argc, char **argv)
     RUN_TEST(test_pack_dq_fast_random);
     RUN_TEST(test_pack_dq_fast_thresholds);
     RUN_TEST(test_pack_dq_fast_errors);
+    RUN_TEST(test_fast_non_finite_anywhere);
     RUN_TEST(test_fast_pack_lbs);
     return TEST_REPORT();
 }
