@@ -3615,10 +3615,13 @@ GPUSKIN__FAST_SPLIT_BODY(gpuskin__z32)
 #endif
 #endif /* GPUSKIN__FAST_SPLIT32 */
 
-#ifndef GPUSKIN_NO_VULKAN
 /* gpuskin_pack_lbs with 16-byte stores: the same bytes (data movement only).
    gpuskin_crowd_upload writes straight into mapped GPU memory, where the store
-   width matters: each store may become its own bus write. */
+   width matters: each store may become its own bus write. Also in builds without
+   Vulkan, which have no caller but whose tests (tests/test_fast.c) call it. */
+#if defined(__GNUC__) || defined(__clang__)
+__attribute__((unused))
+#endif
 static gpuskin_result gpuskin__fast_pack_lbs(const gpuskin_mat4 *palette, uint32_t joint_count, float *out)
 {
     uint32_t j;
@@ -3635,7 +3638,6 @@ static gpuskin_result gpuskin__fast_pack_lbs(const gpuskin_mat4 *palette, uint32
     }
     return GPUSKIN_SUCCESS;
 }
-#endif /* GPUSKIN_NO_VULKAN */
 
 #endif /* GPUSKIN__FAST_SSE2 */
 
@@ -3744,11 +3746,10 @@ GPUSKIN_API gpuskin_result gpuskin_pack_dq_fast(const gpuskin_mat4 *palette, uin
 #endif
 #ifdef GPUSKIN__FAST_SPLIT32
     if (gpuskin__fast_cpu_has_avx512()) split_lanes = gpuskin__fast_split32_z, step = 32;
-    if (step == 32)
-        finite = gpuskin__fast_all_finite_z(palette, joint_count);
-    else
+    finite = step == 32 ? gpuskin__fast_all_finite_z(palette, joint_count) : gpuskin__fast_all_finite4(palette, joint_count);
+#else
+    finite = gpuskin__fast_all_finite4(palette, joint_count);
 #endif
-        finite = gpuskin__fast_all_finite4(palette, joint_count);
     if (!finite) return GPUSKIN_ERROR_NON_FINITE;
     for (j = 0; j < joint_count; j += step) {
         const uint32_t lanes = joint_count - j < step ? joint_count - j : step;

@@ -1869,7 +1869,7 @@ static void test_pack_dq_fast_thresholds(void)
    bytes, and on a non-finite palette returns its error having written nothing. */
 static void test_fast_pack_lbs(void)
 {
-#if defined(GPUSKIN__FAST_SSE2) && !defined(GPUSKIN_NO_VULKAN)
+#ifdef GPUSKIN__FAST_SSE2
     static const uint32_t counts[] = {1, 3, 64, 130};
     size_t c;
     for (c = 0; c < sizeof counts / sizeof counts[0]; ++c) {
@@ -1907,7 +1907,7 @@ static void test_fast_pack_lbs(void)
    column; the AVX-512 one fed by joint j in blocks of four, then a tail), so the
    counts straddle those blocks and the 32-joint split blocks, the bad joint takes
    every position and the bad float every column. Nothing may be written.
-   gpuskin__fast_pack_lbs (GPU builds) shares the SSE2 check. */
+   gpuskin__fast_pack_lbs (the LBS uploads' packer) shares the SSE2 check. */
 static void test_fast_non_finite_anywhere(void)
 {
     static const uint32_t counts[] = {1, 2, 3, 4, 5, 6, 7, 8, 9, 31, 32, 33, 64};
@@ -1933,7 +1933,7 @@ static void test_fast_non_finite_anywhere(void)
                 failures += word != 1234;
                 for (b = 0; b < sizeof dq; ++b) failures += ((unsigned char *)dq)[b] != 0x5A;
                 for (b = 0; b < sizeof res; ++b) failures += ((unsigned char *)res)[b] != 0x5A;
-#if defined(GPUSKIN__FAST_SSE2) && !defined(GPUSKIN_NO_VULKAN)
+#ifdef GPUSKIN__FAST_SSE2
                 failures += gpuskin__fast_pack_lbs(m, n, res) != GPUSKIN_ERROR_NON_FINITE;
                 for (b = 0; b < sizeof res; ++b) failures += ((unsigned char *)res)[b] != 0x5A;
 #endif
@@ -1944,6 +1944,9 @@ static void test_fast_non_finite_anywhere(void)
         CHECK(failures == 0);
         /* and with every joint finite, both succeed */
         CHECK_EQ_INT(gpuskin_pack_dq_fast(m, n, GPUSKIN_SPLIT_GRAM_SCHMIDT, dq, res, &word), GPUSKIN_SUCCESS);
+#ifdef GPUSKIN__FAST_SSE2
+        CHECK_EQ_INT(gpuskin__fast_pack_lbs(m, n, res), GPUSKIN_SUCCESS);
+#endif
     }
 }
 
