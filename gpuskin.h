@@ -2739,6 +2739,14 @@ GPUSKIN__FAST_TARGET_AVX2 GPUSKIN__FAST_INLINE_AVX2 void gpuskin__fast_rows_of(c
     _mm_storeu_ps(out->r[2], c2);
 }
 
+/* Lane l's byte offset in a block of eight (sixteen) records of `size` bytes:
+   the one-instance forms' full blocks, whose offsets the compiler then folds into
+   the loads' and stores' addresses (read from a table filled at run time, each
+   costs a load and an add). */
+#define GPUSKIN__LANE_OFFSETS8(size) 0 * (size), 1 * (size), 2 * (size), 3 * (size), 4 * (size), 5 * (size), 6 * (size), 7 * (size)
+#define GPUSKIN__LANE_OFFSETS16(size) \
+    { GPUSKIN__LANE_OFFSETS8(size), 8 * (size), 9 * (size), 10 * (size), 11 * (size), 12 * (size), 13 * (size), 14 * (size), 15 * (size) }
+
 /* Instance `inst`; s holds 2 joint_count rows: the local matrices and the
    globals; ib the inverse binds' rows. Returns 0 where the instance must take the
    reference path, as gpuskin__p8_palettes. */
@@ -2764,14 +2772,21 @@ GPUSKIN__FAST_TARGET_AVX2 static int gpuskin__fast_palettes_rows(const gpuskin_p
     for (j = 0; j < nj; j += 8) { /* joints j..j+7 as lanes; a short end repeats its last */
         const uint32_t lanes = nj - j < 8 ? nj - j : 8;
         __m256 m[3][4];
-        if (j == 0 || lanes < 8) {
-            for (l = 0; l < 8; ++l) {
-                const size_t k = l < lanes ? l : lanes - 1;
-                trs_off[l] = k * sizeof(gpuskin_trs);
-                row_off[l] = k * sizeof(gpuskin__fast_rows);
-            }
-            __asm__("" : "+r"(trs_off), "+r"(row_off)); /* as in gpuskin__p8_palettes */
+        if (lanes == 8) {
+            static const size_t full_trs[8] = { GPUSKIN__LANE_OFFSETS8(sizeof(gpuskin_trs)) };
+            static const size_t full_rows[8] = { GPUSKIN__LANE_OFFSETS8(sizeof(gpuskin__fast_rows)) };
+            gpuskin__p8_local(pose + j, full_trs, m, &alarm);
+            gpuskin__p8_scatter((char *)loc[j].r[0], full_rows, 8, m[0][0], m[0][1], m[0][2], m[0][3]);
+            gpuskin__p8_scatter((char *)loc[j].r[1], full_rows, 8, m[1][0], m[1][1], m[1][2], m[1][3]);
+            gpuskin__p8_scatter((char *)loc[j].r[2], full_rows, 8, m[2][0], m[2][1], m[2][2], m[2][3]);
+            continue;
         }
+        for (l = 0; l < 8; ++l) {
+            const size_t k = l < lanes ? l : lanes - 1;
+            trs_off[l] = k * sizeof(gpuskin_trs);
+            row_off[l] = k * sizeof(gpuskin__fast_rows);
+        }
+        __asm__("" : "+r"(trs_off), "+r"(row_off)); /* as in gpuskin__p8_palettes */
         gpuskin__p8_local(pose + j, trs_off, m, &alarm);
         gpuskin__p8_scatter((char *)loc[j].r[0], row_off, lanes, m[0][0], m[0][1], m[0][2], m[0][3]);
         gpuskin__p8_scatter((char *)loc[j].r[1], row_off, lanes, m[1][0], m[1][1], m[1][2], m[1][3]);
@@ -3007,14 +3022,23 @@ GPUSKIN__FAST_TARGET_AVX512 static int gpuskin__z_palettes(const gpuskin_palette
     for (j = 0; j < nj; j += 16) { /* joints j..j+15 as lanes; a short end repeats its last */
         const uint32_t lanes = nj - j < 16 ? nj - j : 16;
         __m512 m[3][4];
-        if (j == 0 || lanes < 16) {
-            for (l = 0; l < 16; ++l) {
-                const size_t k = l < lanes ? l : lanes - 1;
-                trs_off[l] = k * sizeof(gpuskin_trs);
-                row_off[l] = k * sizeof(gpuskin__fast_rows);
-            }
-            __asm__("" : "+r"(trs_off), "+r"(row_off)); /* as in gpuskin__p16_palettes */
+        if (lanes == 16) {
+            /* constant offsets (GPUSKIN__LANE_OFFSETS8): 0.93x the time for one
+               instance on an H100 machine's Xeon (bench/results/device-2026-12-05-2330/) */
+            static const size_t full_trs[16] = GPUSKIN__LANE_OFFSETS16(sizeof(gpuskin_trs));
+            static const size_t full_rows[16] = GPUSKIN__LANE_OFFSETS16(sizeof(gpuskin__fast_rows));
+            gpuskin__p16_local(pose + j, full_trs, m, &alarm);
+            gpuskin__p16_scatter((char *)loc[j].r[0], full_rows, 16, m[0][0], m[0][1], m[0][2], m[0][3]);
+            gpuskin__p16_scatter((char *)loc[j].r[1], full_rows, 16, m[1][0], m[1][1], m[1][2], m[1][3]);
+            gpuskin__p16_scatter((char *)loc[j].r[2], full_rows, 16, m[2][0], m[2][1], m[2][2], m[2][3]);
+            continue;
         }
+        for (l = 0; l < 16; ++l) {
+            const size_t k = l < lanes ? l : lanes - 1;
+            trs_off[l] = k * sizeof(gpuskin_trs);
+            row_off[l] = k * sizeof(gpuskin__fast_rows);
+        }
+        __asm__("" : "+r"(trs_off), "+r"(row_off)); /* as in gpuskin__p16_palettes */
         gpuskin__p16_local(pose + j, trs_off, m, &alarm);
         gpuskin__p16_scatter((char *)loc[j].r[0], row_off, lanes, m[0][0], m[0][1], m[0][2], m[0][3]);
         gpuskin__p16_scatter((char *)loc[j].r[1], row_off, lanes, m[1][0], m[1][1], m[1][2], m[1][3]);
