@@ -3023,7 +3023,7 @@ GPUSKIN__FAST_TARGET_AVX512 static int gpuskin__z_palettes(const gpuskin_palette
         const uint32_t lanes = nj - j < 16 ? nj - j : 16;
         __m512 m[3][4];
         if (lanes == 16) {
-            /* constant offsets (GPUSKIN__LANE_OFFSETS8): 0.93x the time for one
+            /* constant offsets (GPUSKIN__LANE_OFFSETS16): 0.93x the time for one
                instance on an H100 machine's Xeon (bench/results/h100-2026-12-05-2353/) */
             static const size_t full_trs[16] = GPUSKIN__LANE_OFFSETS16(sizeof(gpuskin_trs));
             static const size_t full_rows[16] = GPUSKIN__LANE_OFFSETS16(sizeof(gpuskin__fast_rows));
