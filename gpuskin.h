@@ -223,18 +223,35 @@ typedef struct gpuskin_skeleton {
     const gpuskin_mat4 *root_parent_globals;
     const uint32_t *order;                   /* every parent appears before its children */
     /* The same joints by depth, roots first (stable within a depth). One depth's
-       joints do not wait on each other's products, so the palette forms that take
-       one instance at a time overlap them (NULL: they take `order`); the forms
-       that take groups of instances keep `order`, whose joints follow their
-       parents closely, so a parent's global is read back while still cached. */
+       joints do not wait on each other's products, so the eight-lane rows form,
+       which takes one instance at a time, overlaps them (NULL: it takes `order`);
+       the forms that take groups of instances keep `order`, whose joints follow
+       their parents closely, so a parent's global is read back while still
+       cached. */
     const uint32_t *depth_order;
     /* Rows 0..2 of every inverse bind, 12 floats a joint, for the palette forms
        that take one instance at a time (made in every call instead, they cost a
        single instance ~15 % on an H200 host's Xeon); NULL if some inverse bind's
        row 3 is not 0 0 0 1. */
     const float *inverse_bind_rows;
+    /* The joints again, for the one-register palette form (AVX-512): step by
+       step, GPUSKIN_CHAIN_SLOTS joints a step, each slot walking a chain of the
+       skeleton (a joint, then one of its children, and so on). A joint that
+       continues its slot's chain reuses its parent's global still in registers;
+       one that starts a chain is marked GPUSKIN_CHAIN_START and reads its
+       parent's global (made at an earlier step) from memory; an idle slot holds
+       GPUSKIN_CHAIN_IDLE. The slots' chains do not wait on each other, so the
+       core overlaps them, and no joint's global is rearranged twice (the depth
+       order rearranges it for its palette, then again for each child). chain_steps
+       steps of GPUSKIN_CHAIN_SLOTS entries; NULL: the form takes depth_order. (The
+       rows form cannot keep four chains' globals in AVX2's sixteen registers.) */
+    const uint32_t *chain_slots;
+    uint32_t chain_steps;
     void *alloc_user;
 } gpuskin_skeleton;
+#define GPUSKIN_CHAIN_SLOTS 4u
+#define GPUSKIN_CHAIN_START 0x80000000u /* with the joint index in the low bits */
+#define GPUSKIN_CHAIN_IDLE 0xFFFFFFFFu
 
 /* Copies the desc, computes the evaluation orders once; rejects out-of-range parents
    (GPUSKIN_ERROR_PARENT_OUT_OF_RANGE), cycles (GPUSKIN_ERROR_PARENT_CYCLE) and
@@ -1119,6 +1136,58 @@ static int gpuskin__trs_finite(const gpuskin_trs *t)
            gpuskin__all_finite(&t->scale.x, 3);
 }
 
+/* gpuskin_skeleton.chain_slots from `order`. A joint continues its parent's
+   chain if it is the child with the most joints below it in a line (so the
+   longest chains run in registers), else it starts a chain. Each step fills
+   every slot: a slot continues its chain, or takes the oldest chain whose start's
+   parent was made at an earlier step. While every slot is idle some chain is
+   ready (its start's parent was made, or it starts at a root), so every step
+   makes a joint and there are at most joint_count steps. Scratch: five arrays of
+   joint_count (the first two hold joint_count + 1). */
+static void gpuskin__skeleton_chains(gpuskin_skeleton *sk, uint32_t *slots, uint32_t *height, uint32_t *first_kid,
+                                     uint32_t *cont, uint32_t *next_kid, uint32_t *queue)
+{
+    const uint32_t n = sk->joint_count, *order = sk->order;
+    uint32_t cur[GPUSKIN_CHAIN_SLOTS];
+    uint32_t k, s, head = 0, tail = 0, made = 0, steps = 0;
+    for (k = 0; k < n; ++k) first_kid[k] = cont[k] = GPUSKIN_CHAIN_IDLE;
+    for (k = n; k-- > 0;) { /* children before their parents; each joint's kids end up in `order` order */
+        const uint32_t c = order[k];
+        const int32_t p = sk->parents[c];
+        height[c] = 1 + (cont[c] != GPUSKIN_CHAIN_IDLE ? height[cont[c]] : 0);
+        if (p < 0) continue;
+        next_kid[c] = first_kid[p];
+        first_kid[p] = c;
+        if (cont[p] == GPUSKIN_CHAIN_IDLE || height[c] >= height[cont[p]]) cont[p] = c; /* ties: the first in order */
+    }
+    for (k = 0; k < n; ++k)
+        if (sk->parents[order[k]] < 0) queue[tail++] = order[k];
+    for (s = 0; s < GPUSKIN_CHAIN_SLOTS; ++s) cur[s] = GPUSKIN_CHAIN_IDLE;
+    while (made < n) {
+        const uint32_t ready = tail; /* chains queued from now on wait for the next step */
+        uint32_t *e = slots + (size_t)steps++ * GPUSKIN_CHAIN_SLOTS;
+        for (s = 0; s < GPUSKIN_CHAIN_SLOTS; ++s) {
+            uint32_t j = cur[s], c;
+            if (j == GPUSKIN_CHAIN_IDLE) {
+                if (head == ready) {
+                    e[s] = GPUSKIN_CHAIN_IDLE;
+                    continue;
+                }
+                j = queue[head++];
+                e[s] = j | GPUSKIN_CHAIN_START;
+            } else {
+                e[s] = j;
+            }
+            ++made;
+            for (c = first_kid[j]; c != GPUSKIN_CHAIN_IDLE; c = next_kid[c])
+                if (c != cont[j]) queue[tail++] = c;
+            cur[s] = cont[j];
+        }
+    }
+    GPUSKIN_ASSERT(steps <= n);
+    sk->chain_steps = steps;
+}
+
 GPUSKIN_API gpuskin_result gpuskin_skeleton_init(gpuskin_skeleton *sk, const gpuskin_skeleton_desc *desc)
 {
     uint32_t n, j, count = 0;
@@ -1128,7 +1197,7 @@ GPUSKIN_API gpuskin_result gpuskin_skeleton_init(gpuskin_skeleton *sk, const gpu
     gpuskin_trs *rest_pose;
     float *rows;
     int32_t *parents;
-    uint32_t *order, *depth_order, *stack, *tally, *depth;
+    uint32_t *order, *depth_order, *slots, *stack, *tally, *depth, *cont, *next_kid, *queue;
     uint8_t *state;
     if (!sk) return GPUSKIN_ERROR_NULL_ARGUMENT;
     memset(sk, 0, sizeof *sk);
@@ -1145,8 +1214,9 @@ GPUSKIN_API gpuskin_result gpuskin_skeleton_init(gpuskin_skeleton *sk, const gpu
     }
     /* One block: the owned arrays, then scratch for the ordering walk. n <= 2^16,
        so none of these products can overflow. */
-    bytes = (size_t)n * (2 * sizeof(gpuskin_mat4) + 12 * sizeof(float) + sizeof(gpuskin_trs) + 3 * sizeof(uint32_t));
-    block = (char *)GPUSKIN_MALLOC(bytes + (size_t)n * (2 * sizeof(uint32_t) + 1) + sizeof(uint32_t), desc->alloc_user);
+    bytes = (size_t)n * (2 * sizeof(gpuskin_mat4) + 12 * sizeof(float) + sizeof(gpuskin_trs) +
+                         (3 + GPUSKIN_CHAIN_SLOTS) * sizeof(uint32_t));
+    block = (char *)GPUSKIN_MALLOC(bytes + (size_t)n * (5 * sizeof(uint32_t) + 1) + sizeof(uint32_t), desc->alloc_user);
     if (!block) return GPUSKIN_ERROR_OUT_OF_MEMORY;
     sk->inverse_bind = inverse_bind = (gpuskin_mat4 *)(void *)block;
     sk->root_parent_globals = root_parent_globals = inverse_bind + n;
@@ -1155,9 +1225,13 @@ GPUSKIN_API gpuskin_result gpuskin_skeleton_init(gpuskin_skeleton *sk, const gpu
     sk->parents = parents = (int32_t *)(void *)(rest_pose + n);
     sk->order = order = (uint32_t *)(void *)(parents + n);
     sk->depth_order = depth_order = order + n;
-    stack = depth_order + n;
+    sk->chain_slots = slots = depth_order + n;
+    stack = slots + (size_t)GPUSKIN_CHAIN_SLOTS * n;
     tally = stack + n; /* n + 1 counts */
-    state = (uint8_t *)(tally + n + 1);
+    cont = tally + n + 1;
+    next_kid = cont + n;
+    queue = next_kid + n;
+    state = (uint8_t *)(queue + n);
     sk->joint_count = n;
     sk->alloc_user = desc->alloc_user;
     memcpy(parents, desc->parents, n * sizeof(int32_t));
@@ -1209,6 +1283,7 @@ GPUSKIN_API gpuskin_result gpuskin_skeleton_init(gpuskin_skeleton *sk, const gpu
     }
     for (j = 1; j <= n; ++j) tally[j] += tally[j - 1];
     for (j = 0; j < n; ++j) depth_order[tally[depth[order[j]]]++] = order[j];
+    gpuskin__skeleton_chains(sk, slots, stack, tally, cont, next_kid, queue);
     return GPUSKIN_SUCCESS;
 }
 
@@ -2945,8 +3020,11 @@ GPUSKIN__FAST_PALETTES_IMPL(gpuskin__p16, __m512, 16, GPUSKIN__FAST_TARGET_AVX51
    and three fused multiply-adds in the order of gpuskin__p16_mul3x4 and
    gpuskin__fast_row_mul, so an instance gets the same bits from every form. The
    local matrices are still made sixteen joints at a time (gpuskin__p16_local).
-   The skeleton's matrices are checked for being affine as they are read, so the
-   caller need not check them first. */
+   The hierarchy walks the skeleton's chain slots: four chains at once, each
+   joint's global spread once for its palette and its chain's next joint (the
+   depth order spread it again for each child: locally that took 1.06-1.08x the
+   time at one instance; BENCHMARKS.md). The skeleton's matrices are checked for
+   being affine as they are read, so the caller need not check them first. */
 /* A left operand of gpuskin__z_mul, spread: its in-lane broadcasts of columns
    0, 1, 2 and its (-0 -0 -0 a3) row term. A joint's global is the left operand
    of its palette's product and of its children's globals: spread once, it serves
@@ -2996,6 +3074,60 @@ GPUSKIN__FAST_TARGET_AVX512 GPUSKIN__FAST_INLINE_AVX2 int gpuskin__z_rows_of(con
     return _mm512_mask_cmp_ps_mask(0xF000, rows, affine_row, _CMP_NEQ_UQ) == 0;
 }
 
+/* What every joint of one instance reads and adds to, in gpuskin__z_palettes. */
+typedef struct gpuskin__z_walk {
+    const gpuskin_palette_batch_desc *d;
+    const gpuskin__fast_rows *loc, *ib; /* ib: see gpuskin__z_palettes */
+    __m512 *glob, sum;                  /* sum: the finiteness check, as in the groups */
+    float *lbs;
+    gpuskin_mat4 *pals;
+    gpuskin__z_spread model;
+    __mmask16 not_affine;
+} gpuskin__z_walk;
+
+/* Joint jj's global (into glob) and palette. *gs holds the parent's global,
+   spread, unless `start`: then it is made here, from glob, or for a root from its
+   parent global and the model. *gs then holds joint jj's global, spread, for a
+   child that continues the chain. Returns 0 for a non-affine root parent global. */
+GPUSKIN__FAST_TARGET_AVX512 GPUSKIN__FAST_INLINE_AVX2 int gpuskin__z_joint(gpuskin__z_walk *w, uint32_t jj, int start,
+                                                                         gpuskin__z_spread *gs)
+{
+    const gpuskin_skeleton *sk = w->d->skeleton;
+    __m512 g, pal;
+    if (start) {
+        const int32_t parent = sk->parents[jj];
+        if (parent < 0) { /* the model matrix rides on the roots, as in the groups */
+            __m512 rpg;
+            if (!gpuskin__z_rows_of(&sk->root_parent_globals[jj], &rpg)) return 0;
+            g = w->d->models ? gpuskin__z_mul(&w->model, _mm512_shuffle_f32x4(rpg, rpg, 0x00),
+                                              _mm512_shuffle_f32x4(rpg, rpg, 0x55), _mm512_shuffle_f32x4(rpg, rpg, 0xAA))
+                             : rpg;
+            *gs = gpuskin__z_spread_of(g);
+        } else {
+            *gs = gpuskin__z_spread_of(_mm512_load_ps((const float *)&w->glob[parent]));
+        }
+    }
+    g = gpuskin__z_mul_rows(gs, &w->loc[jj]);
+    _mm512_store_ps((float *)&w->glob[jj], g);
+    *gs = gpuskin__z_spread_of(g);
+    if (w->ib) {
+        pal = gpuskin__z_mul_rows(gs, &w->ib[jj]);
+    } else { /* no rows from init: made here, three shuffles a joint */
+        const __m512 m = _mm512_loadu_ps(sk->inverse_bind[jj].m);
+        const __m512 affine_row = _mm512_setr_ps(0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 1);
+        w->not_affine |= _mm512_mask_cmp_ps_mask(0x8888, m, affine_row, _CMP_NEQ_UQ); /* row 3: 3, 7, 11, 15 */
+        pal = gpuskin__z_mul(gs, _mm512_permutexvar_ps(GPUSKIN__Z_ROW_INDEX(0, 0, 0, 0), m),
+                             _mm512_permutexvar_ps(GPUSKIN__Z_ROW_INDEX(1, 1, 1, 1), m),
+                             _mm512_permutexvar_ps(GPUSKIN__Z_ROW_INDEX(2, 2, 2, 2), m));
+    }
+    w->sum = _mm512_add_ps(w->sum, pal);
+    if (w->lbs) _mm512_mask_storeu_ps(w->lbs + (size_t)jj * GPUSKIN_LBS_FLOATS_PER_JOINT, 0x0FFF, pal);
+    if (w->pals) /* columns; row 3 = 0 0 0 1 */
+        _mm512_storeu_ps(w->pals[jj].m, _mm512_mask_blend_ps(0x8000, _mm512_permutexvar_ps(GPUSKIN__Z_ROW_INDEX(0, 1, 2, 3), pal),
+                                                             _mm512_set1_ps(1.0f)));
+    return 1;
+}
+
 /* Instance `inst`. `loc` takes joint_count local matrices (rows), `glob` as many
    globals; `ib` holds the inverse binds' rows, made and checked by
    gpuskin_skeleton_init, or is NULL: then they are made (and checked) here,
@@ -3006,19 +3138,22 @@ GPUSKIN__FAST_TARGET_AVX512 static int gpuskin__z_palettes(const gpuskin_palette
 {
     const gpuskin_skeleton *sk = d->skeleton;
     const uint32_t nj = sk->joint_count, *order = sk->depth_order ? sk->depth_order : sk->order;
-    const int32_t *parents = sk->parents;
     const gpuskin_trs *pose = d->local_poses ? d->local_poses + (size_t)inst * nj : sk->rest_pose;
-    float *lbs = d->out_lbs ? d->out_lbs + (size_t)inst * nj * GPUSKIN_LBS_FLOATS_PER_JOINT : NULL;
-    gpuskin_mat4 *pals = d->out_palettes ? d->out_palettes + (size_t)inst * nj : NULL;
-    const __m512i transpose = GPUSKIN__Z_ROW_INDEX(0, 1, 2, 3);
     size_t offsets[2][16], *trs_off = offsets[0], *row_off = offsets[1];
-    __m512 alarm = _mm512_setzero_ps(), sum = alarm, model = alarm, g = alarm;
-    gpuskin__z_spread gs, ms; /* gs: the global of joint `prev`, spread; ms: the model */
-    const __m512 affine_row = _mm512_setr_ps(0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 1);
-    __mmask16 not_affine = 0;
-    uint32_t i, j, l, prev = (uint32_t)-1;
+    __m512 alarm = _mm512_setzero_ps(), model = alarm;
+    gpuskin__z_spread gs; /* the one-joint-at-a-time walk's parent global, spread */
+    gpuskin__z_walk w;
+    uint32_t i, j, l;
     if (d->models && !gpuskin__z_rows_of(&d->models[inst], &model)) return 0;
-    ms = gs = gpuskin__z_spread_of(model);
+    w.d = d;
+    w.loc = loc;
+    w.ib = ib;
+    w.glob = glob;
+    w.sum = alarm;
+    w.lbs = d->out_lbs ? d->out_lbs + (size_t)inst * nj * GPUSKIN_LBS_FLOATS_PER_JOINT : NULL;
+    w.pals = d->out_palettes ? d->out_palettes + (size_t)inst * nj : NULL;
+    w.model = gs = gpuskin__z_spread_of(model);
+    w.not_affine = 0;
     for (j = 0; j < nj; j += 16) { /* joints j..j+15 as lanes; a short end repeats its last */
         const uint32_t lanes = nj - j < 16 ? nj - j : 16;
         __m512 m[3][4];
@@ -3044,40 +3179,33 @@ GPUSKIN__FAST_TARGET_AVX512 static int gpuskin__z_palettes(const gpuskin_palette
         gpuskin__p16_scatter((char *)loc[j].r[1], row_off, lanes, m[1][0], m[1][1], m[1][2], m[1][3]);
         gpuskin__p16_scatter((char *)loc[j].r[2], row_off, lanes, m[2][0], m[2][1], m[2][2], m[2][3]);
     }
-    for (i = 0; i < nj; ++i) {
-        const uint32_t jj = order[i];
-        const int32_t parent = parents[jj];
-        __m512 pal;
-        if (parent < 0) { /* the model matrix rides on the roots, as in the groups */
-            __m512 rpg;
-            if (!gpuskin__z_rows_of(&sk->root_parent_globals[jj], &rpg)) return 0;
-            g = d->models ? gpuskin__z_mul(&ms, _mm512_shuffle_f32x4(rpg, rpg, 0x00), _mm512_shuffle_f32x4(rpg, rpg, 0x55),
-                                           _mm512_shuffle_f32x4(rpg, rpg, 0xAA))
-                          : rpg;
-            gs = gpuskin__z_spread_of(g);
-        } else if ((uint32_t)parent != prev) { /* along a chain the parent is the joint before: gs holds it */
-            gs = gpuskin__z_spread_of(_mm512_load_ps((const float *)&glob[parent]));
+    if (sk->chain_slots) {
+        /* every slot's first joint starts a chain, so these initial values are never read */
+        gpuskin__z_spread s0 = gs, s1 = gs, s2 = gs, s3 = gs;
+        const uint32_t *e = sk->chain_slots, *end = e + (size_t)sk->chain_steps * GPUSKIN_CHAIN_SLOTS;
+#if GPUSKIN_CHAIN_SLOTS != 4
+#error "gpuskin__z_palettes walks four chain slots"
+#endif
+#define GPUSKIN__Z_SLOT(k, sp)                                                                                      \
+    if (e[k] != GPUSKIN_CHAIN_IDLE &&                                                                               \
+        !gpuskin__z_joint(&w, e[k] & ~GPUSKIN_CHAIN_START, (e[k] & GPUSKIN_CHAIN_START) != 0, &sp))                 \
+        return 0;
+        for (; e < end; e += GPUSKIN_CHAIN_SLOTS) {
+            GPUSKIN__Z_SLOT(0, s0)
+            GPUSKIN__Z_SLOT(1, s1)
+            GPUSKIN__Z_SLOT(2, s2)
+            GPUSKIN__Z_SLOT(3, s3)
         }
-        g = gpuskin__z_mul_rows(&gs, &loc[jj]);
-        _mm512_store_ps((float *)&glob[jj], g);
-        prev = jj;
-        gs = gpuskin__z_spread_of(g);
-        if (ib) {
-            pal = gpuskin__z_mul_rows(&gs, &ib[jj]);
-        } else { /* no rows from init: made here, three shuffles a joint */
-            const __m512 m = _mm512_loadu_ps(sk->inverse_bind[jj].m);
-            not_affine |= _mm512_mask_cmp_ps_mask(0x8888, m, affine_row, _CMP_NEQ_UQ); /* row 3: 3, 7, 11, 15 */
-            pal = gpuskin__z_mul(&gs, _mm512_permutexvar_ps(GPUSKIN__Z_ROW_INDEX(0, 0, 0, 0), m),
-                                 _mm512_permutexvar_ps(GPUSKIN__Z_ROW_INDEX(1, 1, 1, 1), m),
-                                 _mm512_permutexvar_ps(GPUSKIN__Z_ROW_INDEX(2, 2, 2, 2), m));
+#undef GPUSKIN__Z_SLOT
+    } else { /* a skeleton filled in by hand: one joint at a time, in depth order if it has one */
+        uint32_t prev = GPUSKIN_CHAIN_IDLE; /* the joint whose global gs holds */
+        for (i = 0; i < nj; ++i) {
+            const uint32_t jj = order[i];
+            if (!gpuskin__z_joint(&w, jj, sk->parents[jj] < 0 || (uint32_t)sk->parents[jj] != prev, &gs)) return 0;
+            prev = jj;
         }
-        sum = _mm512_add_ps(sum, pal); /* the finiteness check, as in the groups */
-        if (lbs) _mm512_mask_storeu_ps(lbs + (size_t)jj * GPUSKIN_LBS_FLOATS_PER_JOINT, 0x0FFF, pal);
-        if (pals) /* columns; row 3 = 0 0 0 1 */
-            _mm512_storeu_ps(pals[jj].m, _mm512_mask_blend_ps(0x8000, _mm512_permutexvar_ps(transpose, pal),
-                                                              _mm512_set1_ps(1.0f)));
     }
-    return !not_affine && gpuskin__p16_all_finite(_mm512_add_ps(alarm, sum));
+    return !w.not_affine && gpuskin__p16_all_finite(_mm512_add_ps(alarm, w.sum));
 }
 
 /* Instances [first, first + count) one at a time. The scratch takes 112 bytes a

@@ -2044,6 +2044,60 @@ static void check_depth_order(const gpuskin_skeleton *sk) {
     free(seen);
 }
 
+/* chain_slots: every joint once; a joint that continues its slot's chain is a
+   child of the slot's joint one step before, and the child with the most joints
+   below it in a line (ties: the first in `order`), which always continues; a
+   joint that starts a chain is a root or the child of a joint made at an earlier
+   step; every step makes a joint, so there are at most joint_count steps. */
+static void check_chain_slots(const gpuskin_skeleton *sk) {
+    const uint32_t n = sk->joint_count, k_slots = GPUSKIN_CHAIN_SLOTS, none = GPUSKIN_CHAIN_IDLE;
+    uint32_t *step_of = (uint32_t *)malloc(n * sizeof(uint32_t)), *height = (uint32_t *)malloc(n * sizeof(uint32_t));
+    uint32_t *best = (uint32_t *)malloc(n * sizeof(uint32_t));
+    uint32_t t, s, k, made = 0, bad = 0;
+    CHECK(sk->chain_slots != NULL && step_of && height && best);
+    if (!sk->chain_slots || !step_of || !height || !best) {
+        free(step_of); free(height); free(best);
+        return;
+    }
+    CHECK(sk->chain_steps >= 1 && sk->chain_steps <= n);
+    for (k = 0; k < n; ++k) step_of[k] = best[k] = none, height[k] = 1;
+    for (k = n; k-- > 0;) { /* joints in a line below, along the tallest child */
+        const uint32_t j = sk->order[k];
+        if (sk->parents[j] >= 0 && height[j] + 1 > height[sk->parents[j]]) height[sk->parents[j]] = height[j] + 1;
+    }
+    for (k = 0; k < n; ++k) { /* each joint's tallest child, the first in `order` among equals */
+        const uint32_t j = sk->order[k];
+        const int32_t p = sk->parents[j];
+        if (p >= 0 && (best[p] == none || height[j] > height[best[p]])) best[p] = j;
+    }
+    for (t = 0; t < sk->chain_steps && !bad; ++t) {
+        uint32_t busy = 0;
+        for (s = 0; s < k_slots && !bad; ++s) {
+            const uint32_t e = sk->chain_slots[t * k_slots + s], j = e & ~GPUSKIN_CHAIN_START;
+            int32_t p;
+            if (e == none) continue;
+            ++busy;
+            if (j >= n || step_of[j] != none) { bad = 1; break; }
+            p = sk->parents[j];
+            if (e & GPUSKIN_CHAIN_START) {
+                if (p >= 0 && (step_of[p] == none || step_of[p] >= t)) bad = 2;
+            } else {
+                const uint32_t before = t ? sk->chain_slots[(t - 1) * k_slots + s] : none;
+                if (before == none || p != (int32_t)(before & ~GPUSKIN_CHAIN_START)) bad = 3;
+            }
+            if (p >= 0 && (best[p] == j) != !(e & GPUSKIN_CHAIN_START)) bad = 4; /* the tallest child continues */
+            step_of[j] = t;
+            ++made;
+        }
+        if (!busy) bad = 5;
+    }
+    if (bad) fprintf(stderr, "  chain_slots wrong (%u) at step %u of %u, %u joints\n", bad, t - 1, sk->chain_steps, n);
+    CHECK(!bad && made == n);
+    free(step_of);
+    free(height);
+    free(best);
+}
+
 static void test_skeleton_depth_order(void) {
     const uint32_t n_max = GPUSKIN_MAX_JOINTS;
     int32_t *parents = (int32_t *)malloc(n_max * sizeof(int32_t));
@@ -2069,6 +2123,7 @@ static void test_skeleton_depth_order(void) {
         d.joint_count = n;
         CHECK_EQ_INT(gpuskin_skeleton_init(&sk, &d), GPUSKIN_SUCCESS);
         check_depth_order(&sk);
+        check_chain_slots(&sk);
         gpuskin_skeleton_free(&sk);
     }
     for (k = 0; k < n_max; ++k) parents[k] = k + 1 < n_max ? (int32_t)(k + 1) : -1; /* joint 0 the deepest */
@@ -2076,10 +2131,14 @@ static void test_skeleton_depth_order(void) {
     CHECK_EQ_INT(gpuskin_skeleton_init(&sk, &d), GPUSKIN_SUCCESS);
     check_depth_order(&sk);
     if (sk.depth_order) CHECK(sk.depth_order[0] == n_max - 1 && sk.depth_order[n_max - 1] == 0);
+    check_chain_slots(&sk);
+    CHECK(sk.chain_steps == n_max); /* one chain, joint after joint */
     gpuskin_skeleton_free(&sk);
     for (k = 0; k < n_max; ++k) parents[k] = k ? 0 : -1;
     CHECK_EQ_INT(gpuskin_skeleton_init(&sk, &d), GPUSKIN_SUCCESS);
     check_depth_order(&sk);
+    check_chain_slots(&sk);
+    CHECK(sk.chain_steps == 1 + (n_max - 1 + GPUSKIN_CHAIN_SLOTS - 1) / GPUSKIN_CHAIN_SLOTS); /* the root, then its children */
     gpuskin_skeleton_free(&sk);
     free(parents);
     free(perm);

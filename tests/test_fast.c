@@ -1298,11 +1298,12 @@ static void tf_check_palettes(tf_rig *r, int use_models, int use_poses, int want
 }
 
 /* 37 instances: with AVX-512, two groups of sixteen and a short end of five one
-   instance at a time (one register a matrix); with AVX2 alone, four groups of
-   eight and five one at a time (rows). 35: the short end of three one instance
-   at a time. From 64 joints on, the skeletons' depth order (which the
-   one-at-a-time forms take) differs from their parent-first order (which the
-   groups take): checked. Joint counts above 64 take allocated scratch. */
+   instance at a time (one register a matrix, walking the skeleton's chain
+   slots); with AVX2 alone, four groups of eight and five one at a time (rows, in
+   depth order). 35: the short end of three one instance at a time. From 64
+   joints on, the skeletons' depth order differs from their parent-first order
+   (which the groups take): checked. Joint counts above 64 take allocated
+   scratch. */
 static void test_palettes_match_reference(void)
 {
     const uint32_t joint_counts[] = {1, 5, 64, 65, 130};
@@ -1434,7 +1435,7 @@ static void test_skeleton_inverse_bind_rows(void)
     tf_rig r;
     const uint32_t each[4] = {0, 1, 2, 3}, all[2] = {0, 3};
     const float *rows;
-    const uint32_t *order;
+    const uint32_t *order, *slots;
     gpuskin_mat4 m;
     uint32_t j, row, c;
     tf_make_rig(&r, 21, 3);
@@ -1449,11 +1450,16 @@ static void test_skeleton_inverse_bind_rows(void)
     r.sk.inverse_bind_rows = NULL;
     tf_check_palettes(&r, 1, 1, 1, 1, each, 4);
     tf_check_palettes(&r, 1, 1, 1, 1, all, 2);
-    /* Nor the depth order: the one-at-a-time forms take `order`. */
+    /* Nor the chain slots: the one-register form walks the depth order; nor that:
+       the one-at-a-time forms take `order`. */
+    slots = r.sk.chain_slots;
+    r.sk.chain_slots = NULL;
+    tf_check_palettes(&r, 1, 1, 1, 1, each, 4);
     order = r.sk.depth_order;
     r.sk.depth_order = NULL;
     tf_check_palettes(&r, 1, 1, 1, 1, each, 4);
     r.sk.depth_order = order;
+    r.sk.chain_slots = slots;
     r.sk.inverse_bind_rows = rows;
     m = r.sk.inverse_bind[20];
     m.m[3] = -0.0f;
