@@ -3107,11 +3107,7 @@ GPUSKIN__FAST_TARGET_AVX512 GPUSKIN__FAST_INLINE_AVX2 int gpuskin__z_joint(gpusk
             *gs = gpuskin__z_spread_of(_mm512_load_ps((const float *)&w->glob[parent]));
         }
     }
-    { /* joint jj's local rows, where gpuskin__z_palettes stored them */
-        const float *row0 = w->loc[jj & ~15u].r[0] + 4u * (4u * (jj % 4u) + jj % 16u / 4u);
-        g = gpuskin__z_mul(gs, _mm512_broadcast_f32x4(_mm_loadu_ps(row0)), _mm512_broadcast_f32x4(_mm_loadu_ps(row0 + 64)),
-                           _mm512_broadcast_f32x4(_mm_loadu_ps(row0 + 128)));
-    }
+    g = gpuskin__z_mul_rows(gs, &w->loc[jj]);
     _mm512_store_ps((float *)&w->glob[jj], g);
     *gs = gpuskin__z_spread_of(g);
     if (w->ib) {
@@ -3132,9 +3128,8 @@ GPUSKIN__FAST_TARGET_AVX512 GPUSKIN__FAST_INLINE_AVX2 int gpuskin__z_joint(gpusk
     return 1;
 }
 
-/* Instance `inst`. `loc` takes the local matrices' rows of joint_count joints
-   rounded up to a multiple of sixteen (blocks of sixteen joints, see below),
-   `glob` joint_count globals; `ib` holds the inverse binds' rows, made and checked by
+/* Instance `inst`. `loc` takes joint_count local matrices (rows), `glob` as many
+   globals; `ib` holds the inverse binds' rows, made and checked by
    gpuskin_skeleton_init, or is NULL: then they are made (and checked) here,
    joint by joint. Returns 0 where the instance must take the reference path (as
    gpuskin__p16_palettes, and for a non-affine inverse bind or root parent). */
@@ -3144,7 +3139,7 @@ GPUSKIN__FAST_TARGET_AVX512 static int gpuskin__z_palettes(const gpuskin_palette
     const gpuskin_skeleton *sk = d->skeleton;
     const uint32_t nj = sk->joint_count, *order = sk->depth_order ? sk->depth_order : sk->order;
     const gpuskin_trs *pose = d->local_poses ? d->local_poses + (size_t)inst * nj : sk->rest_pose;
-    size_t trs_table[16], *trs_off = trs_table;
+    size_t offsets[2][16], *trs_off = offsets[0], *row_off = offsets[1];
     __m512 alarm = _mm512_setzero_ps(), model = alarm;
     gpuskin__z_spread gs; /* the one-joint-at-a-time walk's parent global, spread */
     gpuskin__z_walk w;
@@ -3161,32 +3156,28 @@ GPUSKIN__FAST_TARGET_AVX512 static int gpuskin__z_palettes(const gpuskin_palette
     w.not_affine = 0;
     for (j = 0; j < nj; j += 16) { /* joints j..j+15 as lanes; a short end repeats its last */
         const uint32_t lanes = nj - j < 16 ? nj - j : 16;
-        float *block = loc[j].r[0];
         __m512 m[3][4];
-        int r;
         if (lanes == 16) {
             /* constant offsets (GPUSKIN__LANE_OFFSETS16): 0.93x the time for one
                instance on an H100 machine's Xeon (bench/results/h100-2026-12-05-2353/) */
             static const size_t full_trs[16] = GPUSKIN__LANE_OFFSETS16(sizeof(gpuskin_trs));
+            static const size_t full_rows[16] = GPUSKIN__LANE_OFFSETS16(sizeof(gpuskin__fast_rows));
             gpuskin__p16_local(pose + j, full_trs, m, &alarm);
-        } else {
-            for (l = 0; l < 16; ++l) trs_off[l] = (l < lanes ? l : lanes - 1) * sizeof(gpuskin_trs);
-            __asm__("" : "+r"(trs_off)); /* as in gpuskin__p16_palettes */
-            gpuskin__p16_local(pose + j, trs_off, m, &alarm);
+            gpuskin__p16_scatter((char *)loc[j].r[0], full_rows, 16, m[0][0], m[0][1], m[0][2], m[0][3]);
+            gpuskin__p16_scatter((char *)loc[j].r[1], full_rows, 16, m[1][0], m[1][1], m[1][2], m[1][3]);
+            gpuskin__p16_scatter((char *)loc[j].r[2], full_rows, 16, m[2][0], m[2][1], m[2][2], m[2][3]);
+            continue;
         }
-        /* Each row of the sixteen transposed, four registers stored whole: register
-           k holds joints k, k + 4, k + 8, k + 12, so joint j's row r lands at
-           float 64 r + 4 (4 (j % 4) + j % 16 / 4) of its block (gpuskin__z_joint
-           reads it there). Twelve 64-byte stores a block instead of 48 16-byte
-           ones: locally 0.92-0.95x the time at one instance. */
-        for (r = 0; r < 3; ++r) {
-            __m512 v0 = m[r][0], v1 = m[r][1], v2 = m[r][2], v3 = m[r][3];
-            GPUSKIN__FAST_TRANSPOSE4X(_mm512, v0, v1, v2, v3);
-            _mm512_storeu_ps(block + 64 * r, v0);
-            _mm512_storeu_ps(block + 64 * r + 16, v1);
-            _mm512_storeu_ps(block + 64 * r + 32, v2);
-            _mm512_storeu_ps(block + 64 * r + 48, v3);
+        for (l = 0; l < 16; ++l) {
+            const size_t k = l < lanes ? l : lanes - 1;
+            trs_off[l] = k * sizeof(gpuskin_trs);
+            row_off[l] = k * sizeof(gpuskin__fast_rows);
         }
+        __asm__("" : "+r"(trs_off), "+r"(row_off)); /* as in gpuskin__p16_palettes */
+        gpuskin__p16_local(pose + j, trs_off, m, &alarm);
+        gpuskin__p16_scatter((char *)loc[j].r[0], row_off, lanes, m[0][0], m[0][1], m[0][2], m[0][3]);
+        gpuskin__p16_scatter((char *)loc[j].r[1], row_off, lanes, m[1][0], m[1][1], m[1][2], m[1][3]);
+        gpuskin__p16_scatter((char *)loc[j].r[2], row_off, lanes, m[2][0], m[2][1], m[2][2], m[2][3]);
     }
     if (sk->chain_slots) {
         /* every slot's first joint starts a chain, so these initial values are never read */
@@ -3218,8 +3209,7 @@ GPUSKIN__FAST_TARGET_AVX512 static int gpuskin__z_palettes(const gpuskin_palette
 }
 
 /* Instances [first, first + count) one at a time. The scratch takes 112 bytes a
-   joint (the local rows for a multiple of sixteen joints): on the stack up to 64
-   joints, else one allocation, aligned by hand. The
+   joint: on the stack up to 64 joints, else one allocation, aligned by hand. The
    inverse binds' rows come from gpuskin_skeleton_init; without them (some inverse
    bind is not affine, or a skeleton not made by init) each call makes and checks
    them joint by joint. */
@@ -3235,8 +3225,7 @@ GPUSKIN__FAST_TARGET_AVX512 static gpuskin_result gpuskin__z_palettes_range(cons
     void *block = NULL;
     uint32_t i;
     if (sk->joint_count > 64) {
-        block = GPUSKIN_MALLOC((size_t)sk->joint_count * sizeof(__m512) +
-                                   (((size_t)sk->joint_count + 15) & ~(size_t)15) * sizeof(gpuskin__fast_rows) + 63,
+        block = GPUSKIN_MALLOC((size_t)sk->joint_count * (sizeof(__m512) + sizeof(gpuskin__fast_rows)) + 63,
                                sk->alloc_user);
         if (!block) return GPUSKIN_ERROR_OUT_OF_MEMORY;
         glob = (__m512 *)(void *)(((uintptr_t)block + 63) & ~(uintptr_t)63);
