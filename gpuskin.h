@@ -171,8 +171,9 @@ typedef struct gpuskin_trs { gpuskin_vec3 translation; gpuskin_quat rotation; gp
 GPUSKIN_API gpuskin_mat4 gpuskin_mat4_identity(void);
 GPUSKIN_API gpuskin_mat4 gpuskin_mat4_mul(const gpuskin_mat4 *a, const gpuskin_mat4 *b); /* a * b */
 GPUSKIN_API gpuskin_mat4 gpuskin_mat4_from_trs(const gpuskin_trs *trs);
-/* Inverse of an affine matrix (last row 0 0 0 1). GPUSKIN_ERROR_NON_FINITE when
-   the input is not finite, GPUSKIN_ERROR_INVALID_ARGUMENT when singular. */
+/* Inverse of an affine matrix. Its last row is not read: taken as 0 0 0 1.
+   GPUSKIN_ERROR_NON_FINITE when the input is not finite,
+   GPUSKIN_ERROR_INVALID_ARGUMENT when singular or when the inverse does not fit a float. */
 GPUSKIN_API gpuskin_result gpuskin_mat4_inverse_affine(const gpuskin_mat4 *m, gpuskin_mat4 *out);
 GPUSKIN_API gpuskin_vec3 gpuskin_mat4_transform_point(const gpuskin_mat4 *m, gpuskin_vec3 p);
 GPUSKIN_API int gpuskin_mat4_is_finite(const gpuskin_mat4 *m);
@@ -303,7 +304,8 @@ typedef struct gpuskin_split {
 /* M = T * R * S. R is always a proper rotation: a mirrored matrix (det < 0) is
    treated as a negative scale on its local x axis, which S carries. A degenerate
    matrix (first or second column collapsed) gives R = I, S = A. Never NaN for
-   finite input; GPUSKIN_ERROR_NON_FINITE otherwise. Computed in double. */
+   finite input; GPUSKIN_ERROR_NON_FINITE for non-finite input, and for a result
+   that does not fit a float (entries near FLT_MAX). Computed in double. */
 GPUSKIN_API gpuskin_result gpuskin_split_matrix(const gpuskin_mat4 *m, gpuskin_split_method method, gpuskin_split *out);
 
 /* GPU layouts, per joint, all float32, 16-byte aligned (std430 vec4 arrays):
@@ -319,7 +321,8 @@ GPUSKIN_API gpuskin_result gpuskin_pack_lbs(const gpuskin_mat4 *palette, uint32_
 /* Splits each matrix and writes dq (8 floats/joint) and residual (12 floats/joint,
    identity rows for rigid joints). *out_method_word = GPUSKIN_METHOD_DQS, or'd with
    GPUSKIN_METHOD_RESIDUAL_BIT when any joint is not rigid. out_residual may be NULL
-   only if the caller needs just the method word and the dq part. */
+   only if the caller needs just the method word and the dq part.
+   GPUSKIN_ERROR_NON_FINITE as gpuskin_split_matrix gives it, for any joint. */
 GPUSKIN_API gpuskin_result gpuskin_pack_dq(const gpuskin_mat4 *palette, uint32_t joint_count,
                                            gpuskin_split_method split, float *out_dq, float *out_residual,
                                            uint32_t *out_method_word);
@@ -469,12 +472,17 @@ typedef struct gpuskin_clip {
 
 /* Checks joints, paths, interpolations, key order and finiteness. */
 GPUSKIN_API gpuskin_result gpuskin_clip_validate(const gpuskin_clip *clip, uint32_t joint_count);
-/* First and last key time over all channels (0,0 for a clip without channels). */
+/* First and last key time over all channels (0,0 for a clip without channels).
+   GPUSKIN_ERROR_INVALID_CLIP for a channel without keys or whose first or last
+   time is not finite. */
 GPUSKIN_API gpuskin_result gpuskin_clip_range(const gpuskin_clip *clip, float *out_start, float *out_end);
-/* Wraps t into [start, end) of the clip (start when the clip has zero length). */
+/* Wraps t into [start, end) of the clip (start when the clip has zero length or t
+   is not finite; 0 when gpuskin_clip_range fails). */
 GPUSKIN_API float gpuskin_clip_loop_time(const gpuskin_clip *clip, float t);
 /* Samples at time t (clamped to each channel's key range). Joints without a channel
-   keep the skeleton's rest TRS. out_local: joint_count TRS. */
+   keep the skeleton's rest TRS. out_local: joint_count TRS. GPUSKIN_ERROR_NON_FINITE
+   when a sampled value is not finite (keys so far apart that float overflows
+   between them, or non-finite keys, which gpuskin_clip_validate refuses). */
 GPUSKIN_API gpuskin_result gpuskin_clip_sample(const gpuskin_clip *clip, const gpuskin_skeleton *skeleton, float t,
                                                gpuskin_trs *out_local);
 
@@ -1390,8 +1398,10 @@ static int gpuskin__rotation_polar(const double *b, double amax, double *r)
     return 1;
 }
 
-/* The split of a finite matrix (the public function and the packer check that). */
-static void gpuskin__split(const gpuskin_mat4 *m, gpuskin_split_method method, gpuskin_split *out)
+/* The split of a finite matrix (the public function and the packer check that).
+   Returns 0 when the result does not fit a float: S (a column's length) or the
+   dual part (half the translation, rotated) beyond FLT_MAX, for entries near it. */
+static int gpuskin__split(const gpuskin_mat4 *m, gpuskin_split_method method, gpuskin_split *out)
 {
     double a[9], b[9], r[9], s[9], q[4], amax = 0.0, dev = 0.0;
     int c, row, k, found, gram_schmidt = 0;
@@ -1439,6 +1449,10 @@ static void gpuskin__split(const gpuskin_mat4 *m, gpuskin_split_method method, g
     rq.x = (float)q[0]; rq.y = (float)q[1]; rq.z = (float)q[2]; rq.w = (float)q[3];
     t.x = m->m[12]; t.y = m->m[13]; t.z = m->m[14];
     out->dq = gpuskin_dualquat_from_rt(rq, t);
+    for (k = 0; k < 9; ++k)
+        if (!gpuskin__finite(out->residual.m[k])) return 0;
+    return gpuskin__finite(out->dq.dual.x) && gpuskin__finite(out->dq.dual.y) && gpuskin__finite(out->dq.dual.z) &&
+           gpuskin__finite(out->dq.dual.w);
 }
 
 GPUSKIN_API gpuskin_result gpuskin_split_matrix(const gpuskin_mat4 *m, gpuskin_split_method method, gpuskin_split *out)
@@ -1446,8 +1460,7 @@ GPUSKIN_API gpuskin_result gpuskin_split_matrix(const gpuskin_mat4 *m, gpuskin_s
     if (!m || !out) return GPUSKIN_ERROR_NULL_ARGUMENT;
     if (method != GPUSKIN_SPLIT_GRAM_SCHMIDT && method != GPUSKIN_SPLIT_POLAR) return GPUSKIN_ERROR_INVALID_METHOD;
     if (!gpuskin_mat4_is_finite(m)) return GPUSKIN_ERROR_NON_FINITE;
-    gpuskin__split(m, method, out);
-    return GPUSKIN_SUCCESS;
+    return gpuskin__split(m, method, out) ? GPUSKIN_SUCCESS : GPUSKIN_ERROR_NON_FINITE;
 }
 
 /* ---- GPU packing --------------------------------------------------------- */
@@ -1467,12 +1480,13 @@ GPUSKIN_API gpuskin_result gpuskin_pack_lbs(const gpuskin_mat4 *palette, uint32_
 }
 
 /* One joint of the DQ packing (8 floats of dq, 12 of residual rows when wanted);
-   returns 1 when the joint is rigid. */
+   returns 1 when the joint is rigid, 0 when not, -1 when its split does not fit
+   a float (nothing written). */
 static int gpuskin__pack_dq_joint(const gpuskin_mat4 *m, gpuskin_split_method split, float *d, float *res)
 {
     gpuskin_split s;
     int row, c;
-    gpuskin__split(m, split, &s);
+    if (!gpuskin__split(m, split, &s)) return -1;
     d[0] = s.dq.real.x; d[1] = s.dq.real.y; d[2] = s.dq.real.z; d[3] = s.dq.real.w;
     d[4] = s.dq.dual.x; d[5] = s.dq.dual.y; d[6] = s.dq.dual.z; d[7] = s.dq.dual.w;
     if (res)
@@ -1493,9 +1507,12 @@ GPUSKIN_API gpuskin_result gpuskin_pack_dq(const gpuskin_mat4 *palette, uint32_t
     if (split != GPUSKIN_SPLIT_GRAM_SCHMIDT && split != GPUSKIN_SPLIT_POLAR) return GPUSKIN_ERROR_INVALID_METHOD;
     for (j = 0; j < joint_count; ++j)
         if (!gpuskin_mat4_is_finite(&palette[j])) return GPUSKIN_ERROR_NON_FINITE;
-    for (j = 0; j < joint_count; ++j)
-        if (!gpuskin__pack_dq_joint(&palette[j], split, out_dq + j * 8u, out_residual ? out_residual + j * 12u : NULL))
-            word |= GPUSKIN_METHOD_RESIDUAL_BIT;
+    for (j = 0; j < joint_count; ++j) {
+        const int rigid = gpuskin__pack_dq_joint(&palette[j], split, out_dq + j * 8u,
+                                                 out_residual ? out_residual + j * 12u : NULL);
+        if (rigid < 0) return GPUSKIN_ERROR_NON_FINITE;
+        if (!rigid) word |= GPUSKIN_METHOD_RESIDUAL_BIT;
+    }
     *out_method_word = word;
     return GPUSKIN_SUCCESS;
 }
@@ -1934,6 +1951,8 @@ GPUSKIN_API gpuskin_result gpuskin_clip_range(const gpuskin_clip *clip, float *o
     for (c = 0; c < clip->channel_count; ++c) {
         const gpuskin_channel *ch = &clip->channels[c];
         if (!ch->times || ch->key_count == 0) return GPUSKIN_ERROR_INVALID_CLIP;
+        if (!gpuskin__finite(ch->times[0]) || !gpuskin__finite(ch->times[ch->key_count - 1]))
+            return GPUSKIN_ERROR_INVALID_CLIP; /* NaN would make the range whatever the comparisons say */
         if (c == 0 || ch->times[0] < lo) lo = ch->times[0];
         if (c == 0 || ch->times[ch->key_count - 1] > hi) hi = ch->times[ch->key_count - 1];
     }
@@ -1944,13 +1963,16 @@ GPUSKIN_API gpuskin_result gpuskin_clip_range(const gpuskin_clip *clip, float *o
 
 GPUSKIN_API float gpuskin_clip_loop_time(const gpuskin_clip *clip, float t)
 {
-    float start, end, len, r;
+    float start, end, r;
+    double len, u;
     if (gpuskin_clip_range(clip, &start, &end) != GPUSKIN_SUCCESS) return 0.0f;
-    len = end - start;
-    if (!(len > 0.0f) || !gpuskin__finite(t)) return start;
-    r = fmodf(t - start, len);
-    if (r < 0.0f) r += len;
-    return start + r;
+    /* In double: end - start and t - start leave float's range for times near FLT_MAX. */
+    len = (double)end - (double)start;
+    if (!(len > 0.0) || !gpuskin__finite(t)) return start;
+    u = fmod((double)t - (double)start, len);
+    if (u < 0.0) u += len;
+    r = (float)((double)start + u);
+    return r < end ? r : nextafterf(end, start); /* rounding may land on end: [start, end) */
 }
 
 /* Writes the channel's value at time t into out (3 or 4 floats). */
@@ -2017,6 +2039,11 @@ GPUSKIN_API gpuskin_result gpuskin_clip_sample(const gpuskin_clip *clip, const g
         gpuskin_trs *dst = &out_local[ch->joint];
         float v[4];
         gpuskin__sample_channel(ch, t, v);
+        /* keys far apart can leave float's range between them; an unvalidated
+           clip's NaN keys come through as they are */
+        if (!gpuskin__finite(v[0]) || !gpuskin__finite(v[1]) || !gpuskin__finite(v[2]) ||
+            (ch->path == GPUSKIN_PATH_ROTATION && !gpuskin__finite(v[3])))
+            return GPUSKIN_ERROR_NON_FINITE;
         if (ch->path == GPUSKIN_PATH_TRANSLATION) {
             dst->translation.x = v[0]; dst->translation.y = v[1]; dst->translation.z = v[2];
         } else if (ch->path == GPUSKIN_PATH_SCALE) {
@@ -3265,6 +3292,10 @@ GPUSKIN__FAST_TARGET_AVX512 static gpuskin_result gpuskin__z_palettes_range(cons
 #define GPUSKIN__FAST_RIGID_MARGIN 2e-6f /* max |S - I| within this x (1 + amax) of the tolerance */
 #define GPUSKIN__FAST_QUAT_MARGIN 1e-4f  /* |w| */
 #define GPUSKIN__FAST_SHEAR_MARGIN 0.1f  /* column 1 less column 0 shorter than this x amax */
+/* and a joint whose largest entry is above this: the float determinant is a sum
+   of cubes, which leaves float's range near 7e12 (inf - inf is a NaN that no
+   margin test catches); the reference's double copes up to FLT_MAX. */
+#define GPUSKIN__FAST_RANGE_MAX 1e12f
 
 /* Eight lanes as two SSE2 registers. The split is a chain of square roots and
    divisions; with four lanes the core waits on it, with two independent halves
@@ -3411,6 +3442,7 @@ GPUSKIN__FAST_INLINE void gpuskin__fast_store_split4(float *dq, float *res, cons
         P##_mul(a[6], P##_sub(P##_mul(a[1], a[5]), P##_mul(a[4], a[2]))));                                             \
     unsure = P##_cmple(P##_abs(det),                                                                                   \
                           P##_mul(P##_set1(GPUSKIN__FAST_DET_MARGIN), P##_mul(amax, P##_mul(amax, amax))));            \
+    unsure = P##_or(unsure, P##_cmpgt(amax, P##_set1(GPUSKIN__FAST_RANGE_MAX)));                                       \
     /* A mirror: x flipped (b = A with column 0 negated), as in the reference. */                                      \
     flip = P##_and(P##_cmplt(det, zero), sign);                                                                        \
     r[0] = P##_xor(a[0], flip); r[1] = P##_xor(a[1], flip); r[2] = P##_xor(a[2], flip);                                \
@@ -3926,9 +3958,11 @@ GPUSKIN_API gpuskin_result gpuskin_pack_dq_fast(const gpuskin_mat4 *palette, uin
             const uint32_t unsure = (uint32_t)redo & used;
             if ((uint32_t)nonrigid & ~unsure & used) word |= GPUSKIN_METHOD_RESIDUAL_BIT;
             for (l = 0; unsure && l < lanes; ++l)
-                if (((unsure >> l) & 1u) &&
-                    !gpuskin__pack_dq_joint(&palette[j + l], split, dq + 8u * l, res ? res + 12u * l : NULL))
-                    word |= GPUSKIN_METHOD_RESIDUAL_BIT;
+                if ((unsure >> l) & 1u) {
+                    const int rigid = gpuskin__pack_dq_joint(&palette[j + l], split, dq + 8u * l, res ? res + 12u * l : NULL);
+                    if (rigid < 0) return GPUSKIN_ERROR_NON_FINITE;
+                    if (!rigid) word |= GPUSKIN_METHOD_RESIDUAL_BIT;
+                }
         }
     }
     *out_method_word = word;
