@@ -2,6 +2,8 @@
 #   tests/test_core.c   maths, skeleton, dual-quaternion split and packing, CPU oracle,
 #                       every error code, property tests over random rigs
 #   tests/test_clips.c  clip sampling, loop time, validation, pose blending
+#   tests/test_robust.c randomised robustness: every CPU-side function with hostile
+#                       values (NaN, inf, huge, denormal, bad indices, counts, NULLs)
 # Each is built with GPUSKIN_NO_VULKAN (the sources define it) as C99 (gcc), C11
 # (clang), C++11 (g++) and C++17 (clang++), all with $(WARN), and once more with gcc
 # and $(SAN) (ASan + UBSan). Plus compile-only checks that GPUSKIN_NO_VULKAN needs no
@@ -36,7 +38,19 @@ $(CORE_DIR)/$(1)-$(2): tests/$(1).c $(CORE_HDRS) | $(CORE_DIR)
 CORE_DEPS += $(CORE_DIR)/$(1)-$(2)
 CORE_TESTS += "$(CORE_DIR)/$(1)-$(2)"
 endef
-$(foreach t,test_core test_clips,$(foreach v,$(CORE_VARIANTS),$(eval $(call CORE_TEST_PROGRAM,$(t),$(v)))))
+$(foreach t,test_core test_clips test_robust,$(foreach v,$(CORE_VARIANTS),$(eval $(call CORE_TEST_PROGRAM,$(t),$(v)))))
+
+# test_robust again with the library's other internal forms, which this CPU would
+# not take (gpuskin_build_palettes' rows, eight-lane and four-lane forms, the SSE2
+# DQ split and skinning, the portable path), plain and under the sanitizers.
+ROBUST_VARIANTS := gcc-noavx512 gcc-noavx gcc-nosimd gcc-san-noavx512 gcc-san-noavx
+CORE_CC_gcc-noavx512     := gcc -std=c99 $(WARN) -O1 -g -DGPUSKIN_NO_AVX512
+CORE_CC_gcc-noavx        := gcc -std=c99 $(WARN) -O1 -g -DGPUSKIN_NO_AVX
+CORE_CC_gcc-nosimd       := gcc -std=c99 $(WARN) -O1 -g -DGPUSKIN_NO_SIMD
+CORE_CC_gcc-san-noavx512 := gcc -std=c99 $(WARN) -O1 -g $(SAN) -DGPUSKIN_NO_AVX512
+CORE_CC_gcc-san-noavx    := gcc -std=c99 $(WARN) -O1 -g $(SAN) -DGPUSKIN_NO_AVX
+$(foreach v,$(ROBUST_VARIANTS),$(eval $(call CORE_TEST_PROGRAM,test_robust,$(v))))
+ROBUST_DEPS := $(addprefix $(CORE_DIR)/test_robust-,$(CORE_VARIANTS) $(ROBUST_VARIANTS))
 
 # ---- GPUSKIN_NO_VULKAN needs no Vulkan header --------------------------------
 CORE_FAKEVK := $(CORE_DIR)/fakevk
@@ -67,3 +81,9 @@ TEST_DEPS += $(CORE_DEPS)
 .PHONY: test-core
 test-core: $(CORE_DEPS)
 	@bash tests/run_all.sh $(CORE_TESTS)
+
+# Just the robustness test, all its builds: make test-robust
+# (one build: make build/core/test_robust-gcc-san && build/core/test_robust-gcc-san)
+.PHONY: test-robust
+test-robust: $(ROBUST_DEPS)
+	@bash tests/run_all.sh $(addprefix ",$(addsuffix ",$(ROBUST_DEPS)))
