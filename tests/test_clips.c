@@ -318,6 +318,24 @@ static void test_range_and_loop_time(void) {
     CHECK(s == 0 && e == 0);
     CHECK(gpuskin_clip_loop_time(&clip, 3.0f) == 0);
     CHECK_EQ_INT(gpuskin_clip_range(NULL, &s, &e), GPUSKIN_ERROR_NULL_ARGUMENT);
+    { /* times near FLT_MAX (found by tests/test_robust.c): end - start and t - start
+         overflow float, so the wrap works in double; the result stays below end */
+        static const float wide[2] = {-3e38f, 0.0f}, nan_end[2] = {0.0f, NAN};
+        const float ts[5] = {3e38f, 1e38f, -3e38f, -1e-40f, 2.9e38f};
+        int k;
+        ch[0] = chan(0, GPUSKIN_PATH_TRANSLATION, GPUSKIN_INTERP_LINEAR, 2, wide, v);
+        clip.channels = ch;
+        clip.channel_count = 1;
+        for (k = 0; k < 5; ++k) {
+            const float t = gpuskin_clip_loop_time(&clip, ts[k]);
+            CHECK(t >= -3e38f && t < 0.0f);
+        }
+        CHECK(gpuskin_clip_loop_time(&clip, -1e-40f) < 0.0f); /* just below end: not end itself */
+        /* a last time that is not finite: no range (and loop time 0) */
+        ch[0] = chan(0, GPUSKIN_PATH_TRANSLATION, GPUSKIN_INTERP_LINEAR, 2, nan_end, v);
+        CHECK_EQ_INT(gpuskin_clip_range(&clip, &s, &e), GPUSKIN_ERROR_INVALID_CLIP);
+        CHECK(gpuskin_clip_loop_time(&clip, 1.0f) == 0.0f);
+    }
 }
 
 static void test_validate_errors(void) {
@@ -502,6 +520,29 @@ static void test_blend_170_degrees(void) {
     }
 }
 
+/* Keys so far apart that float overflows between them (found by tests/test_robust.c):
+   a clip that validates, sampled to inf, is GPUSKIN_ERROR_NON_FINITE; at its keys, fine. */
+static void test_sample_overflow(void) {
+    static const float times[2] = {0, 1}, far_times[2] = {-3e38f, 3e38f};
+    static const float tv[6] = {-3e38f, 0, 0, 3e38f, 0, 0};
+    static const float cubic[18] = {0, 0, 0, 1, 1, 1, 1, 1, 1, 1, 1, 1, 2, 2, 2, 0, 0, 0}; /* in, value, out */
+    gpuskin_trs out[J];
+    gpuskin_channel c = chan(1, GPUSKIN_PATH_TRANSLATION, GPUSKIN_INTERP_LINEAR, 2, times, tv);
+    gpuskin_clip clip;
+    clip.channels = &c;
+    clip.channel_count = 1;
+    CHECK_EQ_INT(gpuskin_clip_validate(&clip, J), GPUSKIN_SUCCESS);
+    CHECK_EQ_INT(sample1(&c, 0.5f, out), GPUSKIN_ERROR_NON_FINITE); /* 3e38 - (-3e38) */
+    CHECK_EQ_INT(sample1(&c, 0.0f, out), GPUSKIN_SUCCESS);
+    CHECK(out[1].translation.x == -3e38f);
+    /* a Hermite spline over keys 6e38 apart: its tangents are scaled by an infinite interval */
+    c = chan(1, GPUSKIN_PATH_TRANSLATION, GPUSKIN_INTERP_CUBICSPLINE, 2, far_times, cubic);
+    CHECK_EQ_INT(gpuskin_clip_validate(&clip, J), GPUSKIN_SUCCESS);
+    CHECK_EQ_INT(sample1(&c, 0.0f, out), GPUSKIN_ERROR_NON_FINITE);
+    CHECK_EQ_INT(sample1(&c, 3e38f, out), GPUSKIN_SUCCESS); /* the last key itself */
+    CHECK(out[1].translation.x == 2.0f);
+}
+
 /* Sampled pose through the skeleton: joint 1 (child of 0) with an animated translation. */
 static void test_sample_then_globals(void) {
     static const float times[2] = {0, 1};
@@ -538,6 +579,7 @@ int main(int argc, char **argv) {
     RUN_TEST(test_range_and_loop_time);
     RUN_TEST(test_validate_errors);
     RUN_TEST(test_blend_170_degrees);
+    RUN_TEST(test_sample_overflow);
     RUN_TEST(test_sample_then_globals);
     r = TEST_REPORT();
     gpuskin_skeleton_free(&g_sk);

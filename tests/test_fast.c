@@ -1982,6 +1982,47 @@ static void test_pack_dq_fast_errors(void)
     }
 }
 
+/* Entries far beyond any rig's, found by tests/test_robust.c: the float
+   determinant overflowed to inf - inf = NaN, which no margin test flagged, and
+   the lanes returned NaN quaternions, infinite residuals or a wrong rotation.
+   Every lane (one of 32, in each position of a group) must now equal the double
+   reference bit for bit; and a column beyond FLT_MAX / sqrt(3) is refused by both. */
+static void test_pack_dq_fast_huge_entries(void)
+{
+    static const float huge[16] = {3.55429393e18f, -1.63460611e19f, 1.81506884f, 0,
+                                   2.72026148e19f, -7.2360316e19f, -0.38898176f, 0,
+                                   7.41457074e19f, 0.642022848f, 2.37123509e18f, 0,
+                                   1.98f, 3.81f, -2.52f, 1};
+    gpuskin_mat4 m[32];
+    float dq[32 * 8], res[32 * 12], dq2[32 * 8], res2[32 * 12];
+    uint32_t j, k, word = 0, word2 = 0;
+    for (k = 0; k < 32; ++k) { /* the huge joint at k, ordinary ones around it */
+        for (j = 0; j < 32; ++j) m[j] = tf_matrix(TF_SCALED);
+        memcpy(m[k].m, huge, sizeof huge);
+        if (k % 3 == 1) for (j = 0; j < 12; ++j) m[k].m[j] *= 1e-7f; /* entries ~1e12-1e13, at the bar */
+        CHECK_EQ_INT(gpuskin_pack_dq_fast(m, 32, GPUSKIN_SPLIT_GRAM_SCHMIDT, dq, res, &word), GPUSKIN_SUCCESS);
+        CHECK_EQ_INT(gpuskin_pack_dq(m, 32, GPUSKIN_SPLIT_GRAM_SCHMIDT, dq2, res2, &word2), GPUSKIN_SUCCESS);
+        CHECK(memcmp(dq + 8 * k, dq2 + 8 * k, 8 * sizeof(float)) == 0);
+        CHECK(memcmp(res + 12 * k, res2 + 12 * k, 12 * sizeof(float)) == 0);
+        CHECK(word == word2);
+        for (j = 0; j < 8; ++j) CHECK(isfinite(dq[8 * k + j]));
+        for (j = 0; j < 12; ++j) CHECK(isfinite(res[12 * k + j]));
+    }
+    /* columns of lengths 5.2e38, 4.2e38 and 3.7e38, nearly orthogonal: S's diagonal
+       does not fit a float (with one such column alone the joint is degenerate:
+       S = A, which fits) */
+    m[5].m[0] = m[5].m[1] = m[5].m[2] = 3e38f;
+    m[5].m[4] = 3e38f; m[5].m[5] = -3e38f; m[5].m[6] = 0.0f;
+    m[5].m[8] = 1.5e38f; m[5].m[9] = 1.5e38f; m[5].m[10] = -3e38f;
+    CHECK_EQ_INT(gpuskin_pack_dq_fast(m, 32, GPUSKIN_SPLIT_GRAM_SCHMIDT, dq, res, &word), GPUSKIN_ERROR_NON_FINITE);
+    CHECK_EQ_INT(gpuskin_pack_dq(m, 32, GPUSKIN_SPLIT_GRAM_SCHMIDT, dq2, res2, &word2), GPUSKIN_ERROR_NON_FINITE);
+    {
+        gpuskin_split sp;
+        CHECK_EQ_INT(gpuskin_split_matrix(&m[5], GPUSKIN_SPLIT_GRAM_SCHMIDT, &sp), GPUSKIN_ERROR_NON_FINITE);
+        CHECK_EQ_INT(gpuskin_split_matrix(&m[5], GPUSKIN_SPLIT_POLAR, &sp), GPUSKIN_ERROR_NON_FINITE);
+    }
+}
+
 int main(int argc, char **argv)
 {
     TEST_INIT(argc, argv);
@@ -2024,6 +2065,7 @@ int main(int argc, char **argv)
     RUN_TEST(test_palettes_signed_zeros);
     RUN_TEST(test_palettes_errors);
     RUN_TEST(test_pack_dq_fast_random);
+    RUN_TEST(test_pack_dq_fast_huge_entries);
     RUN_TEST(test_pack_dq_fast_thresholds);
     RUN_TEST(test_pack_dq_fast_errors);
     RUN_TEST(test_fast_non_finite_anywhere);
