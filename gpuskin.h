@@ -644,8 +644,8 @@ typedef struct gpuskin_crowd_upload_desc {
    instance-joint + 8 B per instance). The slot must not be in use by the GPU.
    instance_count 0 is a no-op.
    Methods are checked before anything is written (GPUSKIN_ERROR_INVALID_METHOD
-   leaves the slot as it was); a non-finite palette (GPUSKIN_ERROR_NON_FINITE) is
-   found while packing and leaves the slot partly written: upload it again before
+   leaves the slot as it was); a non-finite palette, or a DQS one whose split does
+   not fit a float (GPUSKIN_ERROR_NON_FINITE), is found while packing and leaves the slot partly written: upload it again before
    using it. An instance never uploaded is drawn in its bind pose. */
 GPUSKIN_API gpuskin_result gpuskin_crowd_upload(gpuskin_crowd *crowd, const gpuskin_crowd_upload_desc *desc);
 
@@ -1449,10 +1449,7 @@ static int gpuskin__split(const gpuskin_mat4 *m, gpuskin_split_method method, gp
     rq.x = (float)q[0]; rq.y = (float)q[1]; rq.z = (float)q[2]; rq.w = (float)q[3];
     t.x = m->m[12]; t.y = m->m[13]; t.z = m->m[14];
     out->dq = gpuskin_dualquat_from_rt(rq, t);
-    for (k = 0; k < 9; ++k)
-        if (!gpuskin__finite(out->residual.m[k])) return 0;
-    return gpuskin__finite(out->dq.dual.x) && gpuskin__finite(out->dq.dual.y) && gpuskin__finite(out->dq.dual.z) &&
-           gpuskin__finite(out->dq.dual.w);
+    return gpuskin__all_finite(out->residual.m, 9) && gpuskin__all_finite(&out->dq.dual.x, 4);
 }
 
 GPUSKIN_API gpuskin_result gpuskin_split_matrix(const gpuskin_mat4 *m, gpuskin_split_method method, gpuskin_split *out)
@@ -2041,9 +2038,7 @@ GPUSKIN_API gpuskin_result gpuskin_clip_sample(const gpuskin_clip *clip, const g
         gpuskin__sample_channel(ch, t, v);
         /* keys far apart can leave float's range between them; an unvalidated
            clip's NaN keys come through as they are */
-        if (!gpuskin__finite(v[0]) || !gpuskin__finite(v[1]) || !gpuskin__finite(v[2]) ||
-            (ch->path == GPUSKIN_PATH_ROTATION && !gpuskin__finite(v[3])))
-            return GPUSKIN_ERROR_NON_FINITE;
+        if (!gpuskin__all_finite(v, gpuskin__path_comps(ch->path))) return GPUSKIN_ERROR_NON_FINITE;
         if (ch->path == GPUSKIN_PATH_TRANSLATION) {
             dst->translation.x = v[0]; dst->translation.y = v[1]; dst->translation.z = v[2];
         } else if (ch->path == GPUSKIN_PATH_SCALE) {
