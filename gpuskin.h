@@ -287,8 +287,8 @@ typedef enum gpuskin_method {
 typedef enum gpuskin_split_method {
     GPUSKIN_SPLIT_GRAM_SCHMIDT = 0,  /* R from the first two columns; S upper triangular, exact zeros
                                         below the diagonal (but S = A for a degenerate matrix) */
-    GPUSKIN_SPLIT_POLAR = 1          /* R = nearest rotation (polar factor); S symmetric unless mirrored
-                                        or singular (then R comes from Gram-Schmidt) */
+    GPUSKIN_SPLIT_POLAR = 1          /* R = nearest rotation (polar factor); S exactly symmetric unless
+                                        mirrored or singular (then R comes from Gram-Schmidt) */
 } gpuskin_split_method;
 
 /* A joint is rigid (S taken as identity) when every |S - I| element is at most this. */
@@ -702,7 +702,10 @@ typedef struct gpuskin_skin_dispatch_desc {
    0.91x rigid DQS); all DQS with residuals that are upper triangular (what the
    default Gram-Schmidt split gives, unless a joint is degenerate), uniform ones
    among them, one that blends six entries of S instead of nine and reads them
-   from two of S's three rows (1.17-1.21x the residual kernel); LBS mixed with
+   from two of S's three rows (1.17-1.21x the residual kernel); all DQS with
+   symmetric residuals (what the polar split gives, unless a joint is mirrored
+   or singular), uniform ones among them, one that blends the same six entries
+   and mirrors them (BENCHMARKS.md); LBS mixed with
    rigid DQS a kernel with both blends but not the residual's, which takes the
    range's instances through the slot's instance list (LBS ones first) so that
    its workgroups run one blend each; anything else with the residual the
@@ -1404,7 +1407,7 @@ static int gpuskin__rotation_polar(const double *b, double amax, double *r)
 static int gpuskin__split(const gpuskin_mat4 *m, gpuskin_split_method method, gpuskin_split *out)
 {
     double a[9], b[9], r[9], s[9], q[4], amax = 0.0, dev = 0.0;
-    int c, row, k, found, gram_schmidt = 0;
+    int c, row, k, found, mirrored, gram_schmidt = 0;
     gpuskin_quat rq;
     gpuskin_vec3 t;
     for (c = 0; c < 3; ++c)
@@ -1415,7 +1418,8 @@ static int gpuskin__split(const gpuskin_mat4 *m, gpuskin_split_method method, gp
     memcpy(b, a, sizeof b);
     /* A mirror has no rotation. Read it as a negative scale on the local x axis:
        find R for A with x flipped; S = R^T A then carries the reflection. */
-    if (gpuskin__det3_d(a) < 0.0)
+    mirrored = gpuskin__det3_d(a) < 0.0;
+    if (mirrored)
         for (row = 0; row < 3; ++row) b[row] = -b[row];
     found = amax > 0.0;
     if (found && method == GPUSKIN_SPLIT_POLAR) found = gpuskin__rotation_polar(b, amax, r);
@@ -1437,6 +1441,14 @@ static int gpuskin__split(const gpuskin_mat4 *m, gpuskin_split_method method, gp
        r2 to a1. The dot products give ~1e-17 there; exact zeros let the GPU
        blend six entries instead of nine (and equal the fast packer's). */
     if (gram_schmidt) s[1] = s[2] = s[5] = 0.0;
+    /* From the polar factor of an unmirrored matrix, S is symmetric: the halves
+       differ by ~1e-16, which may round to different floats. Made exact, so the
+       GPU's symmetric kernel (six entries blended, mirrored) gives what the oracle does. */
+    if (found && !gram_schmidt && !mirrored) { /* polar */
+        s[1] = s[3] = 0.5 * (s[1] + s[3]);
+        s[2] = s[6] = 0.5 * (s[2] + s[6]);
+        s[5] = s[7] = 0.5 * (s[5] + s[7]);
+    }
     for (k = 0; k < 9; ++k) dev = gpuskin__max_d(dev, fabs(s[k] - (k % 4 == 0 ? 1.0 : 0.0)));
     out->rigid = dev <= (double)GPUSKIN_RIGID_TOLERANCE;
     if (out->rigid) {
@@ -5814,7 +5826,8 @@ GPUSKIN__VK_STATIC_ASSERT(sizeof(gpuskin__vk_draw_push) == 104 && sizeof(gpuskin
 #define GPUSKIN__VK_KERNEL_DQS_UNIFORM 5u /* every instance DQS with a uniform-scale residual */
 #define GPUSKIN__VK_KERNEL_DQS_SIZED 6u   /* every instance DQS, rigid or one uniform scale for all its joints */
 #define GPUSKIN__VK_KERNEL_DQS_TRIANGULAR 7u /* every instance DQS with a residual that is upper triangular */
-#define GPUSKIN__VK_KERNEL_KINDS 8u
+#define GPUSKIN__VK_KERNEL_DQS_SYMMETRIC 8u  /* every instance DQS with a residual that is symmetric */
+#define GPUSKIN__VK_KERNEL_KINDS 9u
 /* gpuskin_crowd's per-instance record of what its method word says. */
 #define GPUSKIN__VK_KIND_LBS 0u
 #define GPUSKIN__VK_KIND_DQS_RIGID 1u
@@ -5822,6 +5835,7 @@ GPUSKIN__VK_STATIC_ASSERT(sizeof(gpuskin__vk_draw_push) == 104 && sizeof(gpuskin
 #define GPUSKIN__VK_KIND_DQS_UNIFORM 3u
 #define GPUSKIN__VK_KIND_DQS_SIZED 4u     /* uniform, and the same s for every joint */
 #define GPUSKIN__VK_KIND_DQS_TRIANGULAR 5u /* residual, every S upper triangular (Gram-Schmidt) */
+#define GPUSKIN__VK_KIND_DQS_SYMMETRIC 6u  /* residual, every S symmetric (polar, not mirrored) */
 /* Instances an invocation, by the dispatch's vertex-instances (measured on an
    H200: BENCHMARKS.md): below TWO 1, below FOUR 2, else 4, where 4 would leave
    too few invocations to fill that GPU (2 ran 10-28 % faster than 4 at 0.2 M,
@@ -6201,7 +6215,7 @@ static gpuskin_result gpuskin__vk_create_layouts(gpuskin_context *ctx)
 }
 
 /* Every specialisation of skin.comp, made once here so that recording never
-   compiles: 2 influence-set counts x 8 kernels x 4, 8 or 16 instances an
+   compiles: 2 influence-set counts x 9 kernels x 4, 8 or 16 instances an
    invocation. */
 #define GPUSKIN__VK_COMPUTE_PIPELINES (2u * GPUSKIN__VK_KERNEL_KINDS * GPUSKIN__VK_PER_INVOCATION_COUNTS)
 
@@ -6627,6 +6641,18 @@ static int gpuskin__vk_triangular(const float *residual, uint32_t joint_count)
     return 1;
 }
 
+/* Whether every joint's S equals its transpose, bit for bit, as the polar split
+   writes for all but a mirrored or singular matrix. */
+static int gpuskin__vk_symmetric(const float *residual, uint32_t joint_count)
+{
+    uint32_t j;
+    for (j = 0; j < joint_count; ++j) {
+        const float *r = residual + (size_t)j * GPUSKIN_RESIDUAL_FLOATS_PER_JOINT;
+        if (r[4] != r[1] || r[8] != r[2] || r[9] != r[6]) return 0;
+    }
+    return 1;
+}
+
 /* The GPUSKIN__VK_KIND_* of an instance, from its word and (for DQS with the
    residual bit) its residual rows. */
 static unsigned char gpuskin__vk_kind(uint32_t word, const float *residual, uint32_t joint_count)
@@ -6635,7 +6661,8 @@ static unsigned char gpuskin__vk_kind(uint32_t word, const float *residual, uint
     if (!(word & GPUSKIN_METHOD_RESIDUAL_BIT)) return GPUSKIN__VK_KIND_DQS_RIGID;
     if (word & GPUSKIN_METHOD_UNIFORM_BIT)
         return gpuskin__vk_one_size(residual, joint_count) ? GPUSKIN__VK_KIND_DQS_SIZED : GPUSKIN__VK_KIND_DQS_UNIFORM;
-    return gpuskin__vk_triangular(residual, joint_count) ? GPUSKIN__VK_KIND_DQS_TRIANGULAR : GPUSKIN__VK_KIND_DQS_RESIDUAL;
+    if (gpuskin__vk_triangular(residual, joint_count)) return GPUSKIN__VK_KIND_DQS_TRIANGULAR;
+    return gpuskin__vk_symmetric(residual, joint_count) ? GPUSKIN__VK_KIND_DQS_SYMMETRIC : GPUSKIN__VK_KIND_DQS_RESIDUAL;
 }
 
 /* The slot's instance list: its LBS instances, then its DQS ones (rigid or not),
@@ -6784,7 +6811,8 @@ GPUSKIN_API gpuskin_result gpuskin_cmd_skin(gpuskin_crowd *crowd, VkCommandBuffe
         const uint32_t lbs = 1u << GPUSKIN__VK_KIND_LBS, rigid = 1u << GPUSKIN__VK_KIND_DQS_RIGID,
                        sized = 1u << GPUSKIN__VK_KIND_DQS_SIZED, uniform = sized | (1u << GPUSKIN__VK_KIND_DQS_UNIFORM),
                        triangular = uniform | (1u << GPUSKIN__VK_KIND_DQS_TRIANGULAR),
-                       residual = triangular | (1u << GPUSKIN__VK_KIND_DQS_RESIDUAL);
+                       symmetric = uniform | (1u << GPUSKIN__VK_KIND_DQS_SYMMETRIC),
+                       residual = triangular | symmetric | (1u << GPUSKIN__VK_KIND_DQS_RESIDUAL);
         kinds = crowd->kinds + (size_t)desc->frame * crowd->capacity + desc->first_instance;
         seen = 1u << kinds[0];
         for (i = 1; i < desc->instance_count && !((seen & lbs) && (seen & residual)); ++i) seen |= 1u << kinds[i];
@@ -6793,6 +6821,7 @@ GPUSKIN_API gpuskin_result gpuskin_cmd_skin(gpuskin_crowd *crowd, VkCommandBuffe
         if (seen == (lbs | rigid)) kernel = GPUSKIN__VK_KERNEL_LBS_DQS;
         if ((seen & residual) && !(seen & ~residual)) kernel = GPUSKIN__VK_KERNEL_DQS_RESIDUAL;
         if ((seen & triangular) && !(seen & ~triangular)) kernel = GPUSKIN__VK_KERNEL_DQS_TRIANGULAR;
+        if ((seen & symmetric) && !(seen & ~symmetric)) kernel = GPUSKIN__VK_KERNEL_DQS_SYMMETRIC;
         if ((seen & uniform) && !(seen & ~uniform)) kernel = GPUSKIN__VK_KERNEL_DQS_UNIFORM;
         /* kernel 6 reads each instance's word, so rigid instances (a size of 1) may join */
         if ((seen & sized) && !(seen & ~(sized | rigid))) kernel = GPUSKIN__VK_KERNEL_DQS_SIZED;

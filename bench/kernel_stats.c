@@ -74,14 +74,15 @@ int main(void)
     VkPipelineLayoutCreateInfo lci;
     VkPipelineLayout layout;
     uint32_t sets, kernel, per;
-    static const char *const kernel_name[8] = {"general",
+    static const char *const kernel_name[9] = {"general",
                                                "LBS only",
                                                "rigid DQS only",
                                                "LBS or rigid DQS",
                                                "DQS with residual only",
                                                "DQS with uniform scale only",
                                                "DQS rigid or one size an instance",
-                                               "DQS with triangular residual only"};
+                                               "DQS with triangular residual only",
+                                               "DQS with symmetric residual only"};
 
     memset(&fexe, 0, sizeof fexe);
     fexe.sType = VK_STRUCTURE_TYPE_PHYSICAL_DEVICE_PIPELINE_EXECUTABLE_PROPERTIES_FEATURES_KHR;
@@ -107,7 +108,7 @@ int main(void)
     smci.pCode = gpuskin_spv_skin_comp;
     range.stageFlags = VK_SHADER_STAGE_COMPUTE_BIT;
     range.offset = 0;
-    range.size = 32; /* gpuskin__vk_skin_push */
+    range.size = 56; /* gpuskin__vk_skin_push (gpuskin.h asserts its size) */
     memset(&lci, 0, sizeof lci);
     lci.sType = VK_STRUCTURE_TYPE_PIPELINE_LAYOUT_CREATE_INFO;
     lci.pushConstantRangeCount = 1;
@@ -124,7 +125,7 @@ int main(void)
         return 1;
     }
     for (sets = 1; sets <= 2; ++sets)
-        for (kernel = 0; kernel < 8; ++kernel)
+        for (kernel = 0; kernel < 9; ++kernel)
             for (per = 4; per <= 16; per *= 2) {
                 /* constant_id 0: gpuskin_SETS, 1: gpuskin_ONLY_METHOD, 2: gpuskin_INSTANCES_PER_INVOCATION */
                 const uint32_t values[3] = {sets, kernel, per};

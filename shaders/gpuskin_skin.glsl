@@ -335,10 +335,14 @@ gpuskin_DqBlend gpuskin_blend_dq_parts(gpuskin_Palettes p, uint palette_base, gp
 // compiler to fold out of S p and of the cofactors (on an H200 the kernel that
 // uses it ran 1.12x the nine-entry one, with 56 registers instead of 64 and a
 // spill; BENCHMARKS.md). S22 comes from row 1's w, where gpuskin_crowd_upload
-// repeats it: two loads a joint for S instead of three. Its loop repeats
-// gpuskin_blend_dq_parts's, as gpuskin_blend_dq_uniform's does, and for the
-// same reason.
-gpuskin_DqBlend gpuskin_blend_dq_triangular(gpuskin_Palettes p, uint palette_base, gpuskin_Influences inf)
+// repeats it: two loads a joint for S instead of three. With `symmetric` (a
+// constant at every call) the same six entries are the upper half of a
+// symmetric S (the polar split's, unless mirrored): a weighted sum of symmetric
+// matrices is symmetric, so the lower half is the upper one mirrored, not
+// blended again. Its loop repeats gpuskin_blend_dq_parts's, as
+// gpuskin_blend_dq_uniform's does, and for the same reason.
+gpuskin_DqBlend gpuskin_blend_dq_triangular(gpuskin_Palettes p, uint palette_base, gpuskin_Influences inf,
+                                            bool symmetric)
 {
     gpuskin_DqBlend b;
     b.s0 = vec3(1.0, 0.0, 0.0);
@@ -366,7 +370,7 @@ gpuskin_DqBlend gpuskin_blend_dq_triangular(gpuskin_Palettes p, uint palette_bas
             float sgn = dot(pr, ri) < 0.0 ? -1.0 : 1.0;
             real += ri * (wi * sgn);
             du += di * (wi * sgn);
-            vec4 r1 = p.residual.v[j * 3u + 1u]; // (0, S11, S12, S22): gpuskin_crowd_upload repeats S22 in w
+            vec4 r1 = p.residual.v[j * 3u + 1u]; // (S10, S11, S12, S22): gpuskin_crowd_upload repeats S22 in w
             s0 += p.residual.v[j * 3u + 0u].xyz * wi;
             s1 += r1.yz * wi;
             s2 += r1.w * wi;
@@ -384,8 +388,8 @@ gpuskin_DqBlend gpuskin_blend_dq_triangular(gpuskin_Palettes p, uint palette_bas
         du -= dot(real, du) * real;
     }
     b.s0 = s0;
-    b.s1 = vec3(0.0, s1);
-    b.s2 = vec3(0.0, 0.0, s2);
+    b.s1 = vec3(symmetric ? s0.y : 0.0, s1);
+    b.s2 = vec3(symmetric ? s0.z : 0.0, symmetric ? s1.y : 0.0, s2);
     b.real = real;
     b.t = 2.0 * (real.w * du.xyz - du.w * real.xyz + cross(real.xyz, du.xyz));
     return b;

@@ -19,13 +19,14 @@ layout(constant_id = 0) const uint gpuskin_SETS = 2u;
 // 6 = DQS, each instance rigid or with one size s for all its joints (S = s I for
 // every joint, so the blend of S is s itself: the kernel blends as 2 does and
 // scales the bind pose by s, read once an instance); 7 = DQS whose every S is
-// upper triangular (six entries blended instead of nine, read from two rows).
-// gpuskin_cmd_skin picks 1, 2, 4, 5, 6 or 7 when every instance of the dispatch
+// upper triangular (six entries blended instead of nine, read from two rows);
+// 8 = DQS whose every S is symmetric (the same six entries, mirrored).
+// gpuskin_cmd_skin picks 1, 2, 4, 5, 6, 7 or 8 when every instance of the dispatch
 // has that method (4 also for residuals of every kind, 5 for uniform ones of both
 // kinds, 6 for one-size ones with rigid ones among them, 7 for triangular and
-// uniform ones), 3 when they mix LBS and rigid DQS: without the code a dispatch
-// does not need the kernel needs fewer registers, and all but 0 and 6 need no
-// method words
+// uniform ones, 8 for symmetric and uniform ones), 3 when they mix LBS and rigid
+// DQS: without the code a dispatch does not need the kernel needs fewer
+// registers, and all but 0 and 6 need no method words
 // (on an H200, 2026-12-04, the LBS kernel ran ~23 % faster than the general one
 // on an all-LBS crowd, the rigid DQS one ~46 %, the residual one ~19 %; and 3 on
 // a crowd alternating LBS and rigid DQS ~2.5 % faster through the list than
@@ -401,10 +402,10 @@ void main()
                                (out_row * vertex_count + v) * stride, bp, bn, bt, normals, tangents, pairs, pair_phase,
                                out2, out4);
             }
-        } else if (blend == 7u) {
+        } else if (blend == 7u || blend == 8u) {
             for (uint k = 0u; k < rows; ++k) {
                 uint instance = pc.first_instance + row0 + k;
-                gpuskin_put_dq(gpuskin_blend_dq_triangular(pal, instance * pal.joint_count, inf), true,
+                gpuskin_put_dq(gpuskin_blend_dq_triangular(pal, instance * pal.joint_count, inf, blend == 8u), true,
                                ((row0 + k) * vertex_count + v) * stride, bp, bn, bt, normals, tangents, pairs,
                                pair_phase, out2, out4);
             }

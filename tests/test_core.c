@@ -1297,12 +1297,11 @@ static void check_split(const dmat4 *M, int kind, gpuskin_split_method sm, int i
             for (r = 0; r < 3; ++r) CHECK_NEAR(sp.residual.m[c * 3 + r], dm_at(&Mf, r, c), 1e-6 * scale); /* S = A */
     }
     if (kind <= K_MIRRORED) CHECK(sp.degenerate == 0);
-    /* POLAR: S symmetric "unless mirrored or singular" (gpuskin.h) */
-    if (!sp.degenerate && sm == GPUSKIN_SPLIT_POLAR && dm_det3(&Mf) > 1e-6 * scale * scale * scale) {
-        CHECK_NEAR(sp.residual.m[3], sp.residual.m[1], 1e-6 * smax);
-        CHECK_NEAR(sp.residual.m[6], sp.residual.m[2], 1e-6 * smax);
-        CHECK_NEAR(sp.residual.m[7], sp.residual.m[5], 1e-6 * smax);
-    }
+    /* POLAR: S exactly symmetric "unless mirrored or singular" (gpuskin.h; the GPU's
+       symmetric kernel reads only the upper half) */
+    if (!sp.degenerate && sm == GPUSKIN_SPLIT_POLAR && dm_det3(&Mf) > 1e-6 * scale * scale * scale)
+        CHECK(sp.residual.m[3] == sp.residual.m[1] && sp.residual.m[6] == sp.residual.m[2] &&
+              sp.residual.m[7] == sp.residual.m[5]);
     /* POLAR of an exactly singular (not degenerate) 3x3: "then R comes from Gram-Schmidt".
        (col1||col0 is only nearly singular once rounded to float, so either split may apply.) */
     if (!sp.degenerate && (sm == GPUSKIN_SPLIT_GRAM_SCHMIDT || kind == K_DEG_COL2)) {

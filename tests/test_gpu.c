@@ -221,7 +221,7 @@ static gpuskin_mat4 tg_rotate(float ax, float ay, float az, float angle)
 static gpuskin_mat4 tg_mul(gpuskin_mat4 a, gpuskin_mat4 b) { return gpuskin_mat4_mul(&a, &b); }
 
 enum { TG_RIGID = 0, TG_SCALED = 1, TG_TWIST = 2, TG_SOME_SCALED = 3, TG_UNIFORM = 4, TG_SOME_UNIFORM = 5, TG_SIZED = 6,
-       TG_SOME_SIZED = 7, TG_TRIANGULAR = 8, TG_SOME_TRIANGULAR = 9 };
+       TG_SOME_SIZED = 7, TG_TRIANGULAR = 8, TG_SOME_TRIANGULAR = 9, TG_SYMMETRIC = 10, TG_SOME_SYMMETRIC = 11 };
 
 /* Palette of instance i at time `phase`: a bending chain (angles x `bend`),
    placed on an 8-wide grid 3 units apart and turned about y. Joint j bends
@@ -239,7 +239,10 @@ enum { TG_RIGID = 0, TG_SCALED = 1, TG_TWIST = 2, TG_SOME_SCALED = 3, TG_UNIFORM
    even instances, TG_UNIFORM for odd ones. TG_TRIANGULAR is TG_SCALED with a
    scale and shear instead of the degenerate joint, so that the Gram-Schmidt
    split gives every joint an upper-triangular S; TG_SOME_TRIANGULAR is
-   TG_UNIFORM for even instances, TG_TRIANGULAR for odd ones. */
+   TG_UNIFORM for even instances, TG_TRIANGULAR for odd ones. TG_SYMMETRIC is
+   TG_TRIANGULAR with another non-uniform scale instead of the mirror, so that
+   the polar split gives every joint a symmetric S; TG_SOME_SYMMETRIC is
+   TG_UNIFORM for even instances, TG_SYMMETRIC for odd ones. */
 static void tg_palette(uint32_t i, uint32_t joint_count, int kind, float phase, float bend, gpuskin_mat4 *out)
 {
     uint32_t j;
@@ -263,20 +266,25 @@ static void tg_palette(uint32_t i, uint32_t joint_count, int kind, float phase, 
         global = tg_mul(global, tg_mul(pivot, tg_mul(local, unpivot)));
         out[j] = tg_mul(model, global);
         if (kind == TG_UNIFORM || (kind == TG_SOME_UNIFORM && i % 2 == 0) || (kind == TG_SOME_SIZED && i % 2 == 1) ||
-            (kind == TG_SOME_TRIANGULAR && i % 2 == 0)) {
+            (kind == TG_SOME_TRIANGULAR && i % 2 == 0) || (kind == TG_SOME_SYMMETRIC && i % 2 == 0)) {
             gpuskin_mat4 s = gpuskin_mat4_identity();
             float su = (0.6f + 0.2f * (float)(i % 5)) * (1.0f + 0.15f * (float)(j % 3));
             s.m[0] = s.m[5] = s.m[10] = su;
             out[j] = tg_mul(out[j], tg_mul(pivot, tg_mul(s, unpivot)));
         }
         if (kind == TG_SCALED || (kind == TG_SOME_SCALED && i % 4 >= 2) || (kind == TG_SOME_UNIFORM && i % 2 == 1) ||
-            kind == TG_TRIANGULAR || (kind == TG_SOME_TRIANGULAR && i % 2 == 1)) {
+            kind == TG_TRIANGULAR || (kind == TG_SOME_TRIANGULAR && i % 2 == 1) || kind == TG_SYMMETRIC ||
+            (kind == TG_SOME_SYMMETRIC && i % 2 == 1)) {
             gpuskin_mat4 s = gpuskin_mat4_identity();
-            int triangular = kind == TG_TRIANGULAR || kind == TG_SOME_TRIANGULAR;
+            int symmetric = kind == TG_SYMMETRIC || kind == TG_SOME_SYMMETRIC;
+            int triangular = kind == TG_TRIANGULAR || kind == TG_SOME_TRIANGULAR || symmetric;
             switch ((j + i) % 5) {
             case 0: s.m[0] = 1.3f; s.m[5] = 0.7f; s.m[10] = 1.1f; break; /* non-uniform scale */
             case 1: s.m[4] = 0.35f; s.m[9] = -0.2f; break;                 /* shear */
-            case 2: s.m[0] = -1.0f; break;                                  /* mirrored */
+            case 2:
+                if (symmetric) { s.m[0] = 0.8f; s.m[10] = 1.25f; } /* another non-uniform scale */
+                else s.m[0] = -1.0f;                               /* mirrored */
+                break;
             case 3:
                 if (triangular) { s.m[5] = 0.5f; s.m[2] = 0.25f; } /* scale and shear */
                 else s.m[5] = 0.0f;                                 /* degenerate */
@@ -536,6 +544,9 @@ done:
 
 /* Uploads, dispatches, reads back and compares one case. */
 static uint32_t tg_uniform_instances; /* of the last tg_compute_case: words with the uniform bit */
+/* and the kinds gpuskin_crowd_upload gave its instances, as bits 1 << GPUSKIN__VK_KIND_*
+   (this file compiles the implementation: what decides the kernel, read from inside) */
+static uint32_t tg_kinds;
 
 static void tg_compute_case(const tg_case *c, const char *name, uint32_t *residual_instances)
 {
@@ -544,8 +555,10 @@ static void tg_compute_case(const tg_case *c, const char *name, uint32_t *residu
     uint32_t i;
 
     tg_uniform_instances = 0;
+    tg_kinds = 0;
     if (tg_world_create(&w, c, 2)) {
         tg_upload(&w, c, 1);
+        for (i = 0; i < c->instances; ++i) tg_kinds |= 1u << w.crowd->kinds[(size_t)w.crowd->capacity + i];
         tg_skin_and_compare(&w, c, name);
         if (residual_instances) {
             *residual_instances = 0;
@@ -742,9 +755,11 @@ static void test_compute_dqs_triangular(void)
     c.tangents = 1;
     c.output_flags = GPUSKIN_OUTPUT_NORMALS | GPUSKIN_OUTPUT_TANGENTS;
     tg_kernel_sweep(c, "dqs triangular", 5, 0);
-    c.split = GPUSKIN_SPLIT_POLAR;
+    CHECK_EQ_INT(tg_kinds, 1u << GPUSKIN__VK_KIND_DQS_TRIANGULAR);
+    c.split = GPUSKIN_SPLIT_POLAR; /* mirrored joints: S neither triangular nor symmetric */
     tg_compute_case(&c, "dqs triangular, polar split", &residual);
     CHECK_EQ_INT(residual, 5);
+    CHECK_EQ_INT(tg_kinds, 1u << GPUSKIN__VK_KIND_DQS_RESIDUAL);
     c.split = GPUSKIN_SPLIT_GRAM_SCHMIDT;
     c.kind = TG_SOME_TRIANGULAR;
     c.instances = 9;
@@ -753,6 +768,42 @@ static void test_compute_dqs_triangular(void)
     CHECK_EQ_INT(tg_uniform_instances, 5);
     c.methods = tg_methods_mixed;
     tg_compute_case(&c, "lbs + dqs triangular + uniform", NULL);
+}
+
+/* Crowds whose residuals are symmetric (the polar split of anything but a
+   mirrored or singular matrix): their own kernel (the six entries of S above
+   the diagonal blended, then mirrored) when every instance of the range is,
+   uniformly scaled ones among them; the residual kernel beside triangular or
+   mirrored ones; the general kernel beside LBS or when asked. */
+static void test_compute_dqs_symmetric(void)
+{
+    tg_case c = tg_default_case();
+    uint32_t residual = 0;
+    c.methods = tg_methods_all_dqs;
+    c.kind = TG_SYMMETRIC;
+    c.split = GPUSKIN_SPLIT_POLAR;
+    c.instances = 5; /* every joint meets every kind of S across instances */
+    c.sets = 2;
+    c.tangents = 1;
+    c.output_flags = GPUSKIN_OUTPUT_NORMALS | GPUSKIN_OUTPUT_TANGENTS;
+    tg_kernel_sweep(c, "dqs symmetric", 5, 0);
+    CHECK_EQ_INT(tg_kinds, 1u << GPUSKIN__VK_KIND_DQS_SYMMETRIC);
+    c.sets = 1;
+    c.output_flags = GPUSKIN_OUTPUT_NORMALS;
+    c.tangents = 0;
+    tg_kernel_sweep(c, "dqs symmetric, 4 influences", 5, 0);
+    c.kind = TG_SOME_SYMMETRIC;
+    c.instances = 9;
+    tg_compute_case(&c, "dqs symmetric + uniform", &residual);
+    CHECK_EQ_INT(residual, 9);
+    CHECK_EQ_INT(tg_uniform_instances, 5);
+    CHECK_EQ_INT(tg_kinds, (1u << GPUSKIN__VK_KIND_DQS_SYMMETRIC) | (1u << GPUSKIN__VK_KIND_DQS_UNIFORM));
+    c.split = GPUSKIN_SPLIT_GRAM_SCHMIDT; /* the same palettes split the other way: triangular */
+    tg_compute_case(&c, "dqs triangular + uniform (gs)", &residual);
+    CHECK_EQ_INT(tg_kinds, (1u << GPUSKIN__VK_KIND_DQS_TRIANGULAR) | (1u << GPUSKIN__VK_KIND_DQS_UNIFORM));
+    c.split = GPUSKIN_SPLIT_POLAR;
+    c.methods = tg_methods_mixed;
+    tg_compute_case(&c, "lbs + dqs symmetric + uniform", NULL);
 }
 
 static void test_compute_mixed_crowd(void)
@@ -2086,6 +2137,7 @@ int main(int argc, char **argv)
     RUN_TEST(test_compute_dqs_residual);
     RUN_TEST(test_compute_dqs_uniform);
     RUN_TEST(test_compute_dqs_triangular);
+    RUN_TEST(test_compute_dqs_symmetric);
     RUN_TEST(test_compute_mixed_crowd);
     RUN_TEST(test_compute_three_kinds);
     RUN_TEST(test_compute_stale_recording);
