@@ -5714,8 +5714,9 @@ GPUSKIN_API gpuskin_result gpuskin_skin_cpu_fast(const gpuskin_cpu_skin_desc *de
        lbs        3 vec4 per instance-joint (48 B): rows of the 3x4 affine
        dq         2 vec4 per instance-joint (32 B): real, dual
        residual   3 vec4 per instance-joint (48 B): rows of S, w = 0 except
-                  row 1's, which repeats S22 (the triangular kernel's blend
-                  reads rows 0 and 1 only: one load an influence fewer)
+                  row 1's, which repeats S22 (the triangular and symmetric
+                  kernels' blends read rows 0 and 1 only: one load an
+                  influence fewer)
    Instance i's slice of each array starts at i * joint_count, so a slot
    reserves 128 B per instance-joint (+8 B per instance) while an upload writes
    only what the instance's method reads: 48 B/joint for LBS, 32 for rigid DQS,
@@ -6721,7 +6722,7 @@ GPUSKIN_API gpuskin_result gpuskin_crowd_upload(gpuskin_crowd *crowd, const gpus
             if (r == GPUSKIN_SUCCESS) r = gpuskin_dq_uniform_scale(crowd->residual_scratch, (uint32_t)J, &word);
             if (r == GPUSKIN_SUCCESS && (word & GPUSKIN_METHOD_RESIDUAL_BIT)) {
                 size_t j;
-                /* row 1's w (unused, 0) repeats S22, so that kernel 7 reads two rows, not three */
+                /* row 1's w (unused, 0) repeats S22, so that kernels 7 and 8 read two rows, not three */
                 for (j = 0; j < J; ++j)
                     crowd->residual_scratch[j * GPUSKIN_RESIDUAL_FLOATS_PER_JOINT + 7u] =
                         crowd->residual_scratch[j * GPUSKIN_RESIDUAL_FLOATS_PER_JOINT + 10u];
