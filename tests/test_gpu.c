@@ -739,21 +739,30 @@ static void test_compute_dqs_uniform(void)
     tg_compute_case(&c, "lbs + dqs sized", NULL);
 }
 
-/* Crowds whose residuals are upper triangular (the Gram-Schmidt split of
-   anything but a degenerate matrix): their own kernel (six entries of S blended)
-   when every instance of the range is, uniformly scaled ones among them; the
-   residual kernel for the polar split's; the general kernel beside LBS or when
-   asked. */
-static void test_compute_dqs_triangular(void)
+/* Five all-DQS instances of `kind` split `split`, 8 influences, normals and
+   tangents: every joint meets every kind of S across the instances. */
+static tg_case tg_residual_case(int kind, gpuskin_split_method split)
 {
     tg_case c = tg_default_case();
-    uint32_t residual = 0;
     c.methods = tg_methods_all_dqs;
-    c.kind = TG_TRIANGULAR;
-    c.instances = 5; /* every joint meets every kind of S across instances */
+    c.kind = kind;
+    c.split = split;
+    c.instances = 5;
     c.sets = 2;
     c.tangents = 1;
     c.output_flags = GPUSKIN_OUTPUT_NORMALS | GPUSKIN_OUTPUT_TANGENTS;
+    return c;
+}
+
+/* Crowds whose residuals are upper triangular (the Gram-Schmidt split of
+   anything but a degenerate matrix): their own kernel (six entries of S blended)
+   when every instance of the range is, uniformly scaled ones among them; the
+   residual kernel for the polar split's, whose mirrored joints make S neither
+   triangular nor symmetric; the general kernel beside LBS or when asked. */
+static void test_compute_dqs_triangular(void)
+{
+    tg_case c = tg_residual_case(TG_TRIANGULAR, GPUSKIN_SPLIT_GRAM_SCHMIDT);
+    uint32_t residual = 0;
     tg_kernel_sweep(c, "dqs triangular", 5, 0);
     CHECK_EQ_INT(tg_kinds, 1u << GPUSKIN__VK_KIND_DQS_TRIANGULAR);
     c.split = GPUSKIN_SPLIT_POLAR; /* mirrored joints: S neither triangular nor symmetric */
@@ -777,15 +786,8 @@ static void test_compute_dqs_triangular(void)
    mirrored ones; the general kernel beside LBS or when asked. */
 static void test_compute_dqs_symmetric(void)
 {
-    tg_case c = tg_default_case();
+    tg_case c = tg_residual_case(TG_SYMMETRIC, GPUSKIN_SPLIT_POLAR);
     uint32_t residual = 0;
-    c.methods = tg_methods_all_dqs;
-    c.kind = TG_SYMMETRIC;
-    c.split = GPUSKIN_SPLIT_POLAR;
-    c.instances = 5; /* every joint meets every kind of S across instances */
-    c.sets = 2;
-    c.tangents = 1;
-    c.output_flags = GPUSKIN_OUTPUT_NORMALS | GPUSKIN_OUTPUT_TANGENTS;
     tg_kernel_sweep(c, "dqs symmetric", 5, 0);
     CHECK_EQ_INT(tg_kinds, 1u << GPUSKIN__VK_KIND_DQS_SYMMETRIC);
     c.sets = 1;
