@@ -500,6 +500,32 @@ static int tg_guard_intact(const gpuskin_buffer *b, VkDeviceSize from, VkDeviceS
     return 1;
 }
 
+/* Which kernel gpuskin_cmd_skin recorded: ctx's vkCmdBindPipeline goes through
+   tg_bind_spy (installed in main; this file compiles the implementation, so the
+   context's function table is in reach), and tg_kernel_of finds the pipeline
+   among ctx's compute pipelines. The kernel is a speed choice the outputs
+   cannot show: a range given the general kernel instead skins just as right. */
+static PFN_vkCmdBindPipeline tg_real_bind_pipeline;
+static VkPipeline tg_last_pipeline;
+static VKAPI_ATTR void VKAPI_CALL tg_bind_spy(VkCommandBuffer cmd, VkPipelineBindPoint point, VkPipeline pipeline)
+{
+    tg_last_pipeline = pipeline;
+    tg_real_bind_pipeline(cmd, point, pipeline);
+}
+
+/* GPUSKIN__VK_KERNEL_* of a compute pipeline of ctx, or -1. */
+static int tg_kernel_of(VkPipeline pipeline)
+{
+    uint32_t sets, kernel, per;
+    for (sets = 0; sets < 2; ++sets)
+        for (kernel = 0; kernel < GPUSKIN__VK_KERNEL_KINDS; ++kernel)
+            for (per = 0; per < GPUSKIN__VK_PER_INVOCATION_COUNTS; ++per)
+                if (ctx->compute_pipelines[sets][kernel][per] == pipeline) return (int)kernel;
+    return -1;
+}
+
+static int tg_kernel; /* of the last tg_skin_and_compare, from tg_kernel_of */
+
 /* Dispatches c's range of a world already uploaded to frame 1, reads it back and
    compares it with the oracle; the bytes around the output must stay untouched
    (skin.comp writes whole vec4s inside the output and single floats at its ends). */
@@ -527,7 +553,9 @@ static void tg_skin_and_compare(tg_world *w, const tg_case *c, const char *name)
     sd.output_flags = c->output_flags;
     sd.kernel_flags = c->kernel_flags;
     sd.instances_per_invocation = c->per_invocation;
+    tg_last_pipeline = VK_NULL_HANDLE;
     CHECK_EQ_INT(gpuskin_cmd_skin(w->crowd, cmd, &sd), GPUSKIN_SUCCESS);
+    tg_kernel = tg_kernel_of(tg_last_pipeline);
     tg_barrier_to_host(cmd, out.buffer);
     CHECK_EQ_INT(vks_submit_wait(&vk, cmd), VK_SUCCESS);
     tg_compare(w, c, c->first, count, c->output_flags,
@@ -556,6 +584,7 @@ static void tg_compute_case(const tg_case *c, const char *name, uint32_t *residu
 
     tg_uniform_instances = 0;
     tg_kinds = 0;
+    tg_kernel = -1;
     if (tg_world_create(&w, c, 2)) {
         tg_upload(&w, c, 1);
         for (i = 0; i < c->instances; ++i) tg_kinds |= 1u << w.crowd->kinds[(size_t)w.crowd->capacity + i];
@@ -674,8 +703,10 @@ static void test_compute_dqs_residual(void)
 
 /* One crowd through the kernel gpuskin_cmd_skin picks and through the general
    kernel, each with 4 or 16 instances an invocation or the count chosen; every
-   upload must give the words expected. */
-static void tg_kernel_sweep(tg_case c, const char *what, uint32_t want_residual, uint32_t want_uniform)
+   upload must give the words expected, and the dispatch the kernel expected
+   (want_kernel, GPUSKIN__VK_KERNEL_ANY when forced general). */
+static void tg_kernel_sweep(tg_case c, const char *what, uint32_t want_residual, uint32_t want_uniform,
+                            int want_kernel)
 {
     static const uint32_t per[4] = {0, 2, 4, 16};
     uint32_t residual = 0, p, any;
@@ -688,6 +719,7 @@ static void tg_kernel_sweep(tg_case c, const char *what, uint32_t want_residual,
             tg_compute_case(&c, name, &residual);
             CHECK_EQ_INT(residual, want_residual);
             CHECK_EQ_INT(tg_uniform_instances, want_uniform);
+            CHECK_EQ_INT(tg_kernel, any ? (int)GPUSKIN__VK_KERNEL_ANY : want_kernel);
         }
 }
 
@@ -704,7 +736,7 @@ static void test_compute_dqs_uniform(void)
     c.sets = 2;
     c.tangents = 1;
     c.output_flags = GPUSKIN_OUTPUT_NORMALS | GPUSKIN_OUTPUT_TANGENTS;
-    tg_kernel_sweep(c, "dqs uniform", 9, 9);
+    tg_kernel_sweep(c, "dqs uniform", 9, 9, GPUSKIN__VK_KERNEL_DQS_UNIFORM);
     c.output_flags = GPUSKIN_OUTPUT_NORMALS;
     c.kind = TG_SOME_UNIFORM;
     tg_compute_case(&c, "dqs uniform + residual", &residual);
@@ -721,7 +753,7 @@ static void test_compute_dqs_uniform(void)
     c.kind = TG_SIZED;
     c.tangents = 1;
     c.output_flags = GPUSKIN_OUTPUT_NORMALS | GPUSKIN_OUTPUT_TANGENTS;
-    tg_kernel_sweep(c, "dqs sized", 7, 7);
+    tg_kernel_sweep(c, "dqs sized", 7, 7, GPUSKIN__VK_KERNEL_DQS_SIZED);
     c.output_flags = GPUSKIN_OUTPUT_NORMALS;
     c.first = 2; /* instances 2..8: from a rigid one on */
     c.count = 7;
@@ -763,12 +795,13 @@ static void test_compute_dqs_triangular(void)
 {
     tg_case c = tg_residual_case(TG_TRIANGULAR, GPUSKIN_SPLIT_GRAM_SCHMIDT);
     uint32_t residual = 0;
-    tg_kernel_sweep(c, "dqs triangular", 5, 0);
+    tg_kernel_sweep(c, "dqs triangular", 5, 0, GPUSKIN__VK_KERNEL_DQS_TRIANGULAR);
     CHECK_EQ_INT(tg_kinds, 1u << GPUSKIN__VK_KIND_DQS_TRIANGULAR);
     c.split = GPUSKIN_SPLIT_POLAR; /* mirrored joints: S neither triangular nor symmetric */
     tg_compute_case(&c, "dqs triangular, polar split", &residual);
     CHECK_EQ_INT(residual, 5);
     CHECK_EQ_INT(tg_kinds, 1u << GPUSKIN__VK_KIND_DQS_RESIDUAL);
+    CHECK_EQ_INT(tg_kernel, GPUSKIN__VK_KERNEL_DQS_RESIDUAL);
     c.split = GPUSKIN_SPLIT_GRAM_SCHMIDT;
     c.kind = TG_SOME_TRIANGULAR;
     c.instances = 9;
@@ -788,24 +821,27 @@ static void test_compute_dqs_symmetric(void)
 {
     tg_case c = tg_residual_case(TG_SYMMETRIC, GPUSKIN_SPLIT_POLAR);
     uint32_t residual = 0;
-    tg_kernel_sweep(c, "dqs symmetric", 5, 0);
+    tg_kernel_sweep(c, "dqs symmetric", 5, 0, GPUSKIN__VK_KERNEL_DQS_SYMMETRIC);
     CHECK_EQ_INT(tg_kinds, 1u << GPUSKIN__VK_KIND_DQS_SYMMETRIC);
     c.sets = 1;
     c.output_flags = GPUSKIN_OUTPUT_NORMALS;
     c.tangents = 0;
-    tg_kernel_sweep(c, "dqs symmetric, 4 influences", 5, 0);
+    tg_kernel_sweep(c, "dqs symmetric, 4 influences", 5, 0, GPUSKIN__VK_KERNEL_DQS_SYMMETRIC);
     c.kind = TG_SOME_SYMMETRIC;
     c.instances = 9;
     tg_compute_case(&c, "dqs symmetric + uniform", &residual);
     CHECK_EQ_INT(residual, 9);
     CHECK_EQ_INT(tg_uniform_instances, 5);
     CHECK_EQ_INT(tg_kinds, (1u << GPUSKIN__VK_KIND_DQS_SYMMETRIC) | (1u << GPUSKIN__VK_KIND_DQS_UNIFORM));
+    CHECK_EQ_INT(tg_kernel, GPUSKIN__VK_KERNEL_DQS_SYMMETRIC);
     c.split = GPUSKIN_SPLIT_GRAM_SCHMIDT; /* the same palettes split the other way: triangular */
     tg_compute_case(&c, "dqs triangular + uniform (gs)", &residual);
     CHECK_EQ_INT(tg_kinds, (1u << GPUSKIN__VK_KIND_DQS_TRIANGULAR) | (1u << GPUSKIN__VK_KIND_DQS_UNIFORM));
+    CHECK_EQ_INT(tg_kernel, GPUSKIN__VK_KERNEL_DQS_TRIANGULAR);
     c.split = GPUSKIN_SPLIT_POLAR;
     c.methods = tg_methods_mixed;
     tg_compute_case(&c, "lbs + dqs symmetric + uniform", NULL);
+    CHECK_EQ_INT(tg_kernel, GPUSKIN__VK_KERNEL_ANY);
 }
 
 static void test_compute_mixed_crowd(void)
@@ -2130,6 +2166,8 @@ int main(int argc, char **argv)
         vks_destroy(&vk);
         return 1;
     }
+    tg_real_bind_pipeline = ctx->vk.vkCmdBindPipeline;
+    ctx->vk.vkCmdBindPipeline = tg_bind_spy;
 
     RUN_TEST(test_output_stride);
     RUN_TEST(test_compute_lbs);
