@@ -634,6 +634,30 @@ static int body_floor_lbs(void *vc)
     return 1;
 }
 
+/* The DQ outputs (dq, then residual rows) copied out, and the largest relative
+   difference of the current ones from such a copy. */
+static float *dq_copy(const pal_ctx *c)
+{
+    const size_t n = (size_t)c->count * JOINTS;
+    float *out = (float *)xmalloc(n * 20 * sizeof(float));
+    memcpy(out, c->dq, n * 8 * sizeof(float));
+    memcpy(out + n * 8, c->res, n * 12 * sizeof(float));
+    return out;
+}
+
+static double dq_rel_diff(const pal_ctx *c, const float *ref)
+{
+    const size_t n = (size_t)c->count * JOINTS;
+    double err = 0.0;
+    size_t i;
+    for (i = 0; i < n * 20; ++i) {
+        const float got = i < n * 8 ? c->dq[i] : c->res[i - n * 8];
+        const double e = fabs((double)got - (double)ref[i]) / (1.0 + fabs((double)ref[i]));
+        if (!(e <= err)) err = e;
+    }
+    return err;
+}
+
 static void bench_palettes(void)
 {
     const uint32_t full_counts[] = {1, 64, 1024, 10000}, quick_counts[] = {1, 5, 64};
@@ -642,16 +666,16 @@ static void bench_palettes(void)
     int ci;
     if (!quick) {
         printf("\nPalettes, one thread, %d-joint skeleton (ns per joint, median of %d)\n", JOINTS, reps);
-        printf("%9s %12s %12s %10s %10s %10s %10s %10s %14s %14s\n", "instances", "build_pal.", "reference", "DQ fast",
-               "DQ GS", "DQ polar", "LBS floor", "DQ floor", "LBS bytes/fr", "DQ bytes/fr");
+        printf("%9s %12s %12s %10s %10s %10s %10s %10s %10s %14s %14s\n", "instances", "build_pal.", "reference", "DQ fast",
+               "DQ GS", "polar fast", "DQ polar", "LBS floor", "DQ floor", "LBS bytes/fr", "DQ bytes/fr");
     }
     for (ci = 0; ci < ncounts; ++ci) {
         const uint32_t n = counts[ci];
         const double joints = (double)n * JOINTS;
         rig r;
         pal_ctx c;
-        stats sb, sr, sd, sp, sf, sfl, sfd;
-        int batch_b, batch_r, batch_d, batch_p, batch_f, batch_fl, batch_fd, ok;
+        stats sb, sr, sd, sp, spf, sf, sfl, sfd;
+        int batch_b, batch_r, batch_d, batch_p, batch_pf, batch_f, batch_fl, batch_fd, ok;
         float *ref_dq;
         uint32_t *ref_words;
         char what[128];
@@ -696,31 +720,35 @@ static void bench_palettes(void)
         sd = time_batched(body_dq, dq_poison, &c, 1e-4, &batch_d, &ok);
         snprintf(what, sizeof what, "gpuskin_pack_dq (Gram-Schmidt), %u instances", n);
         check(ok && all_finite(c.dq, (size_t)n * JOINTS * 8) && all_finite(c.res, (size_t)n * JOINTS * 12), what);
-        ref_dq = (float *)xmalloc((size_t)n * JOINTS * 20 * sizeof(float));
+        ref_dq = dq_copy(&c);
         ref_words = (uint32_t *)xmalloc(n * sizeof(uint32_t));
-        memcpy(ref_dq, c.dq, (size_t)n * JOINTS * 8 * sizeof(float));
-        memcpy(ref_dq + (size_t)n * JOINTS * 8, c.res, (size_t)n * JOINTS * 12 * sizeof(float));
         memcpy(ref_words, c.words, n * sizeof(uint32_t));
         c.fast_dq = 1;
         sf = time_batched(body_dq, dq_poison, &c, 1e-4, &batch_f, &ok);
         c.fast_dq = 0;
-        err = 0.0;
-        for (i = 0; i < (size_t)n * JOINTS * 20; ++i) {
-            const float got = i < (size_t)n * JOINTS * 8 ? c.dq[i] : c.res[i - (size_t)n * JOINTS * 8];
-            const double e = fabs((double)got - (double)ref_dq[i]) / (1.0 + fabs((double)ref_dq[i]));
-            if (!(e <= err)) err = e;
-        }
+        err = dq_rel_diff(&c, ref_dq);
         snprintf(what, sizeof what,
                  "gpuskin_pack_dq_fast, %u instances, equals gpuskin_pack_dq (same method words, rel. diff %.2g)", n, err);
         check(ok && err <= 2e-5 && memcmp(ref_words, c.words, n * sizeof(uint32_t)) == 0, what);
         free(ref_dq);
-        free(ref_words);
         sfl = time_batched(body_floor_lbs, pal_poison, &c, 1e-4, &batch_fl, &ok);
         sfd = time_batched(body_floor_dq, dq_poison, &c, 1e-4, &batch_fd, &ok);
         c.split = GPUSKIN_SPLIT_POLAR;
         sp = time_batched(body_dq, dq_poison, &c, 1e-4, &batch_p, &ok);
         snprintf(what, sizeof what, "gpuskin_pack_dq (polar), %u instances", n);
         check(ok && all_finite(c.dq, (size_t)n * JOINTS * 8) && all_finite(c.res, (size_t)n * JOINTS * 12), what);
+        ref_dq = dq_copy(&c);
+        memcpy(ref_words, c.words, n * sizeof(uint32_t));
+        c.fast_dq = 1;
+        spf = time_batched(body_dq, dq_poison, &c, 1e-4, &batch_pf, &ok);
+        c.fast_dq = 0;
+        err = dq_rel_diff(&c, ref_dq);
+        snprintf(what, sizeof what,
+                 "gpuskin_pack_dq_fast (polar), %u instances, equals gpuskin_pack_dq (same method words, rel. diff %.2g)", n,
+                 err);
+        check(ok && err <= 2e-5 && memcmp(ref_words, c.words, n * sizeof(uint32_t)) == 0, what);
+        free(ref_dq);
+        free(ref_words);
 
         csv_row("palette-build", "gpuskin_build_palettes (globals+model+inverse bind+LBS pack)", n, 1, sb, batch_b,
                 sb.median / joints * 1e9, "ns/joint");
@@ -729,20 +757,23 @@ static void bench_palettes(void)
         csv_row("dq-split-pack", "gpuskin_pack_dq_fast gram-schmidt", n, 1, sf, batch_f, sf.median / joints * 1e9,
                 "ns/joint");
         csv_row("dq-split-pack", "gpuskin_pack_dq gram-schmidt", n, 1, sd, batch_d, sd.median / joints * 1e9, "ns/joint");
+        csv_row("dq-split-pack", "gpuskin_pack_dq_fast polar", n, 1, spf, batch_pf, spf.median / joints * 1e9, "ns/joint");
         csv_row("dq-split-pack", "gpuskin_pack_dq polar", n, 1, sp, batch_p, sp.median / joints * 1e9, "ns/joint");
         csv_row("memory-floor", "LBS: copy 40 B in, 48 B out per joint", n, 1, sfl, batch_fl, sfl.median / joints * 1e9,
                 "ns/joint");
         csv_row("memory-floor", "DQ: copy 64 B in, 80 B out per joint", n, 1, sfd, batch_fd, sfd.median / joints * 1e9,
                 "ns/joint");
         if (!quick)
-            printf("%9u %12.2f %12.2f %10.2f %10.2f %10.2f %10.2f %10.2f %14.0f %14.0f\n", n, sb.median / joints * 1e9,
-                   sr.median / joints * 1e9, sf.median / joints * 1e9, sd.median / joints * 1e9, sp.median / joints * 1e9,
-                   sfl.median / joints * 1e9, sfd.median / joints * 1e9, joints * 48.0 + n * 4.0, joints * 32.0 + n * 4.0);
+            printf("%9u %12.2f %12.2f %10.2f %10.2f %10.2f %10.2f %10.2f %10.2f %14.0f %14.0f\n", n, sb.median / joints * 1e9,
+                   sr.median / joints * 1e9, sf.median / joints * 1e9, sd.median / joints * 1e9, spf.median / joints * 1e9,
+                   sp.median / joints * 1e9, sfl.median / joints * 1e9, sfd.median / joints * 1e9, joints * 48.0 + n * 4.0,
+                   joints * 32.0 + n * 4.0);
         free(c.pal); free(c.lbs); free(c.dq); free(c.res); free(c.words); free(ref_lbs);
         free_rig(&r);
     }
     if (!quick)
-        printf("targets: build_palettes <= 5 ns/joint; DQ split+pack (fast) <= 25 ns/joint. Floors: the same bytes copied,\n"
+        printf("targets: build_palettes <= 5 ns/joint; DQ split+pack (fast) <= 25 ns/joint. polar fast / DQ polar:\n"
+               "gpuskin_pack_dq_fast / gpuskin_pack_dq with the polar split. Floors: the same bytes copied,\n"
                "nothing computed (memcpy per joint). Upload a frame: LBS 48 B/joint,\n"
                "DQS 32 B/joint rigid (80 with the residual), + 4 B/instance method word.\n");
 }
