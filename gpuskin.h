@@ -3429,6 +3429,22 @@ GPUSKIN__FAST_INLINE void gpuskin__fast_store_split4(float *dq, float *res, cons
 #undef GPUSKIN__FAST_HALF
 }
 
+/* The start every lane form of the split shares: the joints into lanes, the
+   largest entry, the determinant (as gpuskin__det3_d), and the lanes the margins
+   and the float range send to the reference. */
+#define GPUSKIN__FAST_SPLIT_HEAD(P)                                                                                    \
+    P##_load(m, a, t);                                                                                                 \
+    amax = zero;                                                                                                       \
+    for (k = 0; k < 9; ++k) amax = P##_max(amax, P##_abs(a[k]));                                                       \
+    /* gpuskin__det3_d */                                                                                              \
+    det = P##_add(                                                                                                     \
+        P##_sub(P##_mul(a[0], P##_sub(P##_mul(a[4], a[8]), P##_mul(a[7], a[5]))),                                      \
+                   P##_mul(a[3], P##_sub(P##_mul(a[1], a[8]), P##_mul(a[7], a[2])))),                                  \
+        P##_mul(a[6], P##_sub(P##_mul(a[1], a[5]), P##_mul(a[4], a[2]))));                                             \
+    unsure = P##_cmple(P##_abs(det),                                                                                   \
+                          P##_mul(P##_set1(GPUSKIN__FAST_DET_MARGIN), P##_mul(amax, P##_mul(amax, amax))));            \
+    unsure = P##_or(unsure, P##_cmpgt(amax, P##_set1(GPUSKIN__FAST_RANGE_MAX)));
+
 /* The end every lane form of the split shares: the quaternion of R (the four
    cases of gpuskin__quat_from_rot_d as lane selects), the dual part, the identity
    rows of rigid joints, the stores and the masks. Expects the body's variables. */
@@ -3492,17 +3508,7 @@ GPUSKIN__FAST_INLINE void gpuskin__fast_store_split4(float *dq, float *res, cons
     P amax, det, thr, n0, n1, inv, dd, found, unsure, dev, rigid, v;                                                   \
     P tr, mw, mx, my, sq, quarter, ca, cb, cc, cd, ce, cf, flip;                                                       \
     int k;                                                                                                             \
-    P##_load(m, a, t);                                                                                                 \
-    amax = zero;                                                                                                       \
-    for (k = 0; k < 9; ++k) amax = P##_max(amax, P##_abs(a[k]));                                                       \
-    /* gpuskin__det3_d */                                                                                              \
-    det = P##_add(                                                                                                     \
-        P##_sub(P##_mul(a[0], P##_sub(P##_mul(a[4], a[8]), P##_mul(a[7], a[5]))),                                      \
-                   P##_mul(a[3], P##_sub(P##_mul(a[1], a[8]), P##_mul(a[7], a[2])))),                                  \
-        P##_mul(a[6], P##_sub(P##_mul(a[1], a[5]), P##_mul(a[4], a[2]))));                                             \
-    unsure = P##_cmple(P##_abs(det),                                                                                   \
-                          P##_mul(P##_set1(GPUSKIN__FAST_DET_MARGIN), P##_mul(amax, P##_mul(amax, amax))));            \
-    unsure = P##_or(unsure, P##_cmpgt(amax, P##_set1(GPUSKIN__FAST_RANGE_MAX)));                                       \
+    GPUSKIN__FAST_SPLIT_HEAD(P)                                                                                        \
     /* A mirror: x flipped (b = A with column 0 negated), as in the reference. */                                      \
     flip = P##_and(P##_cmplt(det, zero), sign);                                                                        \
     r[0] = P##_xor(a[0], flip); r[1] = P##_xor(a[1], flip); r[2] = P##_xor(a[2], flip);                                \
@@ -3600,17 +3606,7 @@ GPUSKIN__FAST_INLINE void gpuskin__fast_store_split4(float *dq, float *res, cons
     P amax, det, unsure, dev, rigid, v, flip, mirrored, unit, n2, m2, g, h, change, active, settled;                   \
     P tr, mw, mx, my, sq, inv, quarter, ca, cb, cc, cd, ce, cf;                                                        \
     int k, step;                                                                                                       \
-    P##_load(m, a, t);                                                                                                 \
-    amax = zero;                                                                                                       \
-    for (k = 0; k < 9; ++k) amax = P##_max(amax, P##_abs(a[k]));                                                       \
-    det = P##_add(                                                                                                     \
-        P##_sub(P##_mul(a[0], P##_sub(P##_mul(a[4], a[8]), P##_mul(a[7], a[5]))),                                      \
-                   P##_mul(a[3], P##_sub(P##_mul(a[1], a[8]), P##_mul(a[7], a[2])))),                                  \
-        P##_mul(a[6], P##_sub(P##_mul(a[1], a[5]), P##_mul(a[4], a[2]))));                                             \
-    /* near-singular (the reference's Gram-Schmidt fallback) and huge entries: the reference */                        \
-    unsure = P##_cmple(P##_abs(det),                                                                                   \
-                          P##_mul(P##_set1(GPUSKIN__FAST_DET_MARGIN), P##_mul(amax, P##_mul(amax, amax))));            \
-    unsure = P##_or(unsure, P##_cmpgt(amax, P##_set1(GPUSKIN__FAST_RANGE_MAX)));                                       \
+    GPUSKIN__FAST_SPLIT_HEAD(P) /* near-singular (the reference's Gram-Schmidt fallback): the reference */             \
     mirrored = P##_cmplt(det, zero);                                                                                   \
     flip = P##_and(mirrored, sign);                                                                                    \
     unit = P##_div(one, P##_and(amax, P##_set1((float)HUGE_VAL))); /* 1 / 2^floor(log2 amax) */                     \

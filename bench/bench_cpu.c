@@ -658,6 +658,37 @@ static double dq_rel_diff(const pal_ctx *c, const float *ref)
     return err;
 }
 
+/* gpuskin_pack_dq with `split` timed, then gpuskin_pack_dq_fast, checked against
+   it: the same method words, every float within 2e-5 (relative, plus 1). */
+static void time_dq(pal_ctx *c, gpuskin_split_method split, const char *label, stats *ref, int *batch_ref, stats *fast,
+                    int *batch_fast)
+{
+    const uint32_t n = c->count;
+    float *ref_dq;
+    uint32_t *ref_words;
+    char what[160];
+    double err;
+    int ok;
+    c->split = split;
+    c->fast_dq = 0;
+    *ref = time_batched(body_dq, dq_poison, c, 1e-4, batch_ref, &ok);
+    snprintf(what, sizeof what, "gpuskin_pack_dq (%s), %u instances", label, n);
+    check(ok && all_finite(c->dq, (size_t)n * JOINTS * 8) && all_finite(c->res, (size_t)n * JOINTS * 12), what);
+    ref_dq = dq_copy(c);
+    ref_words = (uint32_t *)xmalloc(n * sizeof(uint32_t));
+    memcpy(ref_words, c->words, n * sizeof(uint32_t));
+    c->fast_dq = 1;
+    *fast = time_batched(body_dq, dq_poison, c, 1e-4, batch_fast, &ok);
+    c->fast_dq = 0;
+    err = dq_rel_diff(c, ref_dq);
+    snprintf(what, sizeof what,
+             "gpuskin_pack_dq_fast (%s), %u instances, equals gpuskin_pack_dq (same method words, rel. diff %.2g)", label, n,
+             err);
+    check(ok && err <= 2e-5 && memcmp(ref_words, c->words, n * sizeof(uint32_t)) == 0, what);
+    free(ref_dq);
+    free(ref_words);
+}
+
 static void bench_palettes(void)
 {
     const uint32_t full_counts[] = {1, 64, 1024, 10000}, quick_counts[] = {1, 5, 64};
@@ -676,8 +707,6 @@ static void bench_palettes(void)
         pal_ctx c;
         stats sb, sr, sd, sp, spf, sf, sfl, sfd;
         int batch_b, batch_r, batch_d, batch_p, batch_pf, batch_f, batch_fl, batch_fd, ok;
-        float *ref_dq;
-        uint32_t *ref_words;
         char what[128];
         size_t i;
         double err = 0.0;
@@ -716,39 +745,10 @@ static void bench_palettes(void)
         snprintf(what, sizeof what, "gpuskin_build_palettes, %u instances, equals the reference (diff / joint scale %.2g)", n, err);
         check(ok && pal_check_lbs(&c) && err <= 2e-5, what);
 
-        c.split = GPUSKIN_SPLIT_GRAM_SCHMIDT;
-        sd = time_batched(body_dq, dq_poison, &c, 1e-4, &batch_d, &ok);
-        snprintf(what, sizeof what, "gpuskin_pack_dq (Gram-Schmidt), %u instances", n);
-        check(ok && all_finite(c.dq, (size_t)n * JOINTS * 8) && all_finite(c.res, (size_t)n * JOINTS * 12), what);
-        ref_dq = dq_copy(&c);
-        ref_words = (uint32_t *)xmalloc(n * sizeof(uint32_t));
-        memcpy(ref_words, c.words, n * sizeof(uint32_t));
-        c.fast_dq = 1;
-        sf = time_batched(body_dq, dq_poison, &c, 1e-4, &batch_f, &ok);
-        c.fast_dq = 0;
-        err = dq_rel_diff(&c, ref_dq);
-        snprintf(what, sizeof what,
-                 "gpuskin_pack_dq_fast, %u instances, equals gpuskin_pack_dq (same method words, rel. diff %.2g)", n, err);
-        check(ok && err <= 2e-5 && memcmp(ref_words, c.words, n * sizeof(uint32_t)) == 0, what);
-        free(ref_dq);
+        time_dq(&c, GPUSKIN_SPLIT_GRAM_SCHMIDT, "Gram-Schmidt", &sd, &batch_d, &sf, &batch_f);
         sfl = time_batched(body_floor_lbs, pal_poison, &c, 1e-4, &batch_fl, &ok);
         sfd = time_batched(body_floor_dq, dq_poison, &c, 1e-4, &batch_fd, &ok);
-        c.split = GPUSKIN_SPLIT_POLAR;
-        sp = time_batched(body_dq, dq_poison, &c, 1e-4, &batch_p, &ok);
-        snprintf(what, sizeof what, "gpuskin_pack_dq (polar), %u instances", n);
-        check(ok && all_finite(c.dq, (size_t)n * JOINTS * 8) && all_finite(c.res, (size_t)n * JOINTS * 12), what);
-        ref_dq = dq_copy(&c);
-        memcpy(ref_words, c.words, n * sizeof(uint32_t));
-        c.fast_dq = 1;
-        spf = time_batched(body_dq, dq_poison, &c, 1e-4, &batch_pf, &ok);
-        c.fast_dq = 0;
-        err = dq_rel_diff(&c, ref_dq);
-        snprintf(what, sizeof what,
-                 "gpuskin_pack_dq_fast (polar), %u instances, equals gpuskin_pack_dq (same method words, rel. diff %.2g)", n,
-                 err);
-        check(ok && err <= 2e-5 && memcmp(ref_words, c.words, n * sizeof(uint32_t)) == 0, what);
-        free(ref_dq);
-        free(ref_words);
+        time_dq(&c, GPUSKIN_SPLIT_POLAR, "polar", &sp, &batch_p, &spf, &batch_pf);
 
         csv_row("palette-build", "gpuskin_build_palettes (globals+model+inverse bind+LBS pack)", n, 1, sb, batch_b,
                 sb.median / joints * 1e9, "ns/joint");

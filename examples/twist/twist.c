@@ -204,7 +204,7 @@ int main(int argc, char **argv)
         d.streams = model.streams;
         d.joint_count = model.joint_count;
         if (methods[inst] == GPUSKIN_METHOD_DQS) {
-            GSCHECK(gpuskin_pack_dq(palettes + inst * 2, 2, GPUSKIN_SPLIT_POLAR, dq, res, &d.method_word));
+            GSCHECK(gpuskin_pack_dq_fast(palettes + inst * 2, 2, GPUSKIN_SPLIT_POLAR, dq, res, &d.method_word));
             d.dq_palette = dq;
             d.residual_palette = res;
         } else {
