@@ -3570,40 +3570,42 @@ GPUSKIN__FAST_INLINE void gpuskin__fast_store_split4(float *dq, float *res, cons
     }
 
 /* The polar split (gpuskin__rotation_polar) in float lanes, for
-   GPUSKIN_SPLIT_POLAR: the reference's decisions (a mirror, rigid or not, the
-   quaternion's sign) taken as above, with the same margins. R is the limit of
-   Newton's iteration X <- (g X + (g X)^-T) / 2, the same polar factor the
-   reference converges to; the lanes scale their first three steps by Frobenius
-   norms (g^4 = |X^-1|^2 / |X|^2: no cube root in SIMD) instead of the
-   determinant, and take the rest unscaled (g = 1), X being near orthogonal by
-   then (locally 0.86-0.90x the time of scaling every step). Rounding in an
-   early step, while X is still far from orthogonal, moves the limit by up to
-   float's epsilon times the polar factor's condition 2 s1 / (s2 + s3) (singular
-   values s1 >= s2 >= s3): large only when two axes are both short; one squashed
-   axis is harmless. q = |A|_F^2 / |cofactor(A)|_F, which the first step has at
-   hand, lies within 0.29-2.2x that condition; a joint with q > 31.6 (two axes
-   under about 1/45 of the third) is redone in double. On 2,097,152 random
+   GPUSKIN_SPLIT_POLAR, with the reference's decisions (a mirror, rigid or not, the
+   quaternion's sign) taken as above, with the same margins.
+   R is the limit of Newton's iteration X <- (g X + (g X)^-T) / 2, the polar
+   factor the reference converges to. The lanes scale their first three steps by
+   Frobenius norms (g^4 = |X^-1|^2 / |X|^2: no cube root in SIMD) instead of the
+   determinant, and take the rest unscaled, X being near orthogonal by then
+   (locally 0.86-0.90x the time of scaling every step). A lane stops once a step
+   has moved no entry of X by more than 1e-4 (its entries are at most 1 by then):
+   X was within about that of its limit, and Newton's step squared the distance
+   to below float's rounding (a first version took one step more: the largest
+   error below was 2.7e-7 instead of 2.8e-7, for about 1.08x the time). So a
+   lane's bits depend on its own matrix only, never on the lanes beside it. A lane not stopped within GPUSKIN__FAST_POLAR_STEPS is
+   redone in double (of 1,048,576 random matrices within the bound below, none
+   took more than six steps).
+   Rounding in an early step, while X is far from orthogonal, moves the limit by
+   up to float's epsilon times the polar factor's condition 2 s1 / (s2 + s3)
+   (singular values s1 >= s2 >= s3): large only when two axes are both short; one
+   squashed axis is harmless. q = |A|_F^2 / |cofactor(A)|_F, which the first step
+   has at hand, lies within 0.29-2.2x that condition; a joint with q > 31.6 (two
+   axes under about 1/45 of the third) is redone in double. On 2,097,152 random
    matrices (singular values from 0.001 to 1, random rotations either side) the
-   lanes' outputs missed the reference's by at most 2.7e-7 for q <= 31.6, as
-   the Gram-Schmidt lanes do; without the bound, by 6.8e-7 for q up to 100 and
-   1.1e-6 up to 316, where the determinant margin stops. Joints the iteration has not settled within
-   GPUSKIN__FAST_POLAR_STEPS are redone too (of 1,048,576 such random matrices
-   within the bound, none took more than seven). A lane settles when a step moves no entry of X by more than
-   1e-4 (X's entries are at most 1 by then), takes one more step (the error then
-   squares) and stops: so its bits depend on its own matrix only, never on the
-   lanes beside it. A is first scaled by the
-   power of two at or below its largest entry (exact), so that the norms and
-   determinants never leave float's range. */
+   lanes then missed the reference by at most 2.8e-7, as the Gram-Schmidt lanes
+   do; without the bound, by up to 6.8e-7 for q up to 100 and 1.1e-6 up to 316,
+   where the determinant margin stops.
+   A is first scaled by the power of two at or below its largest entry (exact),
+   so that the norms and determinants never leave float's range. */
 #define GPUSKIN__FAST_POLAR_BOUND 1e3f /* |A|_F^4 / |cofactor(A)|_F^2 above this: the reference */
-#define GPUSKIN__FAST_POLAR_SETTLED 1e-4f
-#define GPUSKIN__FAST_POLAR_STEPS 8  /* at most (within the bound every lane took <= 7) */
+#define GPUSKIN__FAST_POLAR_SETTLED 1e-4f /* a step that moves no entry more: the last */
+#define GPUSKIN__FAST_POLAR_STEPS 8  /* at most (within the bound every lane took <= 6) */
 #define GPUSKIN__FAST_POLAR_SCALED 3 /* steps with the Frobenius scaling, then plain Newton steps */
 #define GPUSKIN__FAST_POLAR_BODY(P)                                                                                   \
     {                                                                                                                  \
     const P zero = P##_set1(0.0f), one = P##_set1(1.0f), sign = P##_set1(-0.0f), half = P##_set1(0.5f);               \
     const P all = P##_cmpeq(zero, zero);                                                                               \
     P a[9], t[3], x[9], c[9], r[9], s[9], q[4], du[4];                                                                 \
-    P amax, det, unsure, dev, rigid, v, flip, mirrored, unit, n2, m2, g, h, change, active, settled;                   \
+    P amax, det, unsure, dev, rigid, v, flip, mirrored, unit, n2, m2, g, h, change, active;                            \
     P tr, mw, mx, my, sq, inv, quarter, ca, cb, cc, cd, ce, cf;                                                        \
     int k, step;                                                                                                       \
     GPUSKIN__FAST_SPLIT_HEAD(P) /* near-singular (the reference's Gram-Schmidt fallback): the reference */             \
@@ -3612,7 +3614,6 @@ GPUSKIN__FAST_INLINE void gpuskin__fast_store_split4(float *dq, float *res, cons
     unit = P##_div(one, P##_and(amax, P##_set1((float)HUGE_VAL))); /* 1 / 2^floor(log2 amax) */                     \
     for (k = 0; k < 9; ++k) x[k] = P##_mul(k < 3 ? P##_xor(a[k], flip) : a[k], unit);                                  \
     active = all;                                                                                                      \
-    settled = zero;                                                                                                    \
     for (step = 0; step < GPUSKIN__FAST_POLAR_STEPS; ++step) {                                                         \
         /* the cofactors, as the reference's (cofactor / det = X^-T) */                                                \
         c[0] = P##_sub(P##_mul(x[4], x[8]), P##_mul(x[5], x[7]));                                                      \
@@ -3645,13 +3646,9 @@ GPUSKIN__FAST_INLINE void gpuskin__fast_store_split4(float *dq, float *res, cons
             change = P##_max(change, P##_abs(P##_sub(nx, x[k])));                                                      \
             x[k] = P##_sel(active, nx, x[k]);                                                                          \
         }                                                                                                              \
-        {                                                                                                              \
-            const P done = P##_and(settled, active); /* its one more step is the one just taken */                     \
-            settled = P##_or(settled, P##_and(active, P##_cmple(change, P##_set1(GPUSKIN__FAST_POLAR_SETTLED))));      \
-            active = P##_andnot(done, active);                                                                         \
-        }                                                                                                              \
+        active = P##_andnot(P##_cmple(change, P##_set1(GPUSKIN__FAST_POLAR_SETTLED)), active);                         \
     }                                                                                                                  \
-    unsure = P##_or(unsure, active); /* not settled */                                                                 \
+    unsure = P##_or(unsure, active); /* not stopped */                                                                 \
     for (k = 0; k < 9; ++k) r[k] = x[k];                                                                               \
     /* S = R^T A, as the reference (the mirror's reflection lands in S) */                                             \
     for (k = 0; k < 9; ++k) {                                                                                          \
