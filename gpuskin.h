@@ -3581,9 +3581,10 @@ GPUSKIN__FAST_INLINE void gpuskin__fast_store_split4(float *dq, float *res, cons
    X was within about that of its limit, and Newton's step squared the distance
    to below float's rounding (a first version took one step more: the largest
    error below was 2.7e-7 instead of 2.8e-7, for about 1.08x the time). So a
-   lane's bits depend on its own matrix only, never on the lanes beside it. A lane not stopped within GPUSKIN__FAST_POLAR_STEPS is
-   redone in double (of 1,048,576 random matrices within the bound below, none
-   took more than six steps).
+   lane's bits depend on its own matrix only, never on the lanes beside it. A
+   lane not stopped within GPUSKIN__FAST_POLAR_STEPS is redone in double (of
+   1,048,576 random matrices within the bound below, none took more than six
+   steps). The loop ends once every lane has stopped.
    Rounding in an early step, while X is far from orthogonal, moves the limit by
    up to float's epsilon times the polar factor's condition 2 s1 / (s2 + s3)
    (singular values s1 >= s2 >= s3): large only when two axes are both short; one
@@ -3604,7 +3605,7 @@ GPUSKIN__FAST_INLINE void gpuskin__fast_store_split4(float *dq, float *res, cons
     {                                                                                                                  \
     const P zero = P##_set1(0.0f), one = P##_set1(1.0f), sign = P##_set1(-0.0f), half = P##_set1(0.5f);               \
     const P all = P##_cmpeq(zero, zero);                                                                               \
-    P a[9], t[3], x[9], c[9], r[9], s[9], q[4], du[4];                                                                 \
+    P a[9], t[3], c[9], r[9], s[9], q[4], du[4];                                                                       \
     P amax, det, unsure, dev, rigid, v, flip, mirrored, unit, n2, m2, g, h, change, active;                            \
     P tr, mw, mx, my, sq, inv, quarter, ca, cb, cc, cd, ce, cf;                                                        \
     int k, step;                                                                                                       \
@@ -3612,23 +3613,23 @@ GPUSKIN__FAST_INLINE void gpuskin__fast_store_split4(float *dq, float *res, cons
     mirrored = P##_cmplt(det, zero);                                                                                   \
     flip = P##_and(mirrored, sign);                                                                                    \
     unit = P##_div(one, P##_and(amax, P##_set1((float)HUGE_VAL))); /* 1 / 2^floor(log2 amax) */                     \
-    for (k = 0; k < 9; ++k) x[k] = P##_mul(k < 3 ? P##_xor(a[k], flip) : a[k], unit);                                  \
+    for (k = 0; k < 9; ++k) r[k] = P##_mul(k < 3 ? P##_xor(a[k], flip) : a[k], unit); /* X: R once stopped */          \
     active = all;                                                                                                      \
     for (step = 0; step < GPUSKIN__FAST_POLAR_STEPS; ++step) {                                                         \
         /* the cofactors, as the reference's (cofactor / det = X^-T) */                                                \
-        c[0] = P##_sub(P##_mul(x[4], x[8]), P##_mul(x[5], x[7]));                                                      \
-        c[1] = P##_sub(P##_mul(x[5], x[6]), P##_mul(x[3], x[8]));                                                      \
-        c[2] = P##_sub(P##_mul(x[3], x[7]), P##_mul(x[4], x[6]));                                                      \
-        c[3] = P##_sub(P##_mul(x[2], x[7]), P##_mul(x[1], x[8]));                                                      \
-        c[4] = P##_sub(P##_mul(x[0], x[8]), P##_mul(x[2], x[6]));                                                      \
-        c[5] = P##_sub(P##_mul(x[1], x[6]), P##_mul(x[0], x[7]));                                                      \
-        c[6] = P##_sub(P##_mul(x[1], x[5]), P##_mul(x[2], x[4]));                                                      \
-        c[7] = P##_sub(P##_mul(x[2], x[3]), P##_mul(x[0], x[5]));                                                      \
-        c[8] = P##_sub(P##_mul(x[0], x[4]), P##_mul(x[1], x[3]));                                                      \
-        det = P##_add(P##_add(P##_mul(x[0], c[0]), P##_mul(x[1], c[1])), P##_mul(x[2], c[2]));                         \
+        c[0] = P##_sub(P##_mul(r[4], r[8]), P##_mul(r[5], r[7]));                                                      \
+        c[1] = P##_sub(P##_mul(r[5], r[6]), P##_mul(r[3], r[8]));                                                      \
+        c[2] = P##_sub(P##_mul(r[3], r[7]), P##_mul(r[4], r[6]));                                                      \
+        c[3] = P##_sub(P##_mul(r[2], r[7]), P##_mul(r[1], r[8]));                                                      \
+        c[4] = P##_sub(P##_mul(r[0], r[8]), P##_mul(r[2], r[6]));                                                      \
+        c[5] = P##_sub(P##_mul(r[1], r[6]), P##_mul(r[0], r[7]));                                                      \
+        c[6] = P##_sub(P##_mul(r[1], r[5]), P##_mul(r[2], r[4]));                                                      \
+        c[7] = P##_sub(P##_mul(r[2], r[3]), P##_mul(r[0], r[5]));                                                      \
+        c[8] = P##_sub(P##_mul(r[0], r[4]), P##_mul(r[1], r[3]));                                                      \
+        det = P##_add(P##_add(P##_mul(r[0], c[0]), P##_mul(r[1], c[1])), P##_mul(r[2], c[2]));                         \
         if (step < GPUSKIN__FAST_POLAR_SCALED) {                                                                       \
             n2 = m2 = zero;                                                                                            \
-            for (k = 0; k < 9; ++k) n2 = P##_add(n2, P##_mul(x[k], x[k])), m2 = P##_add(m2, P##_mul(c[k], c[k]));      \
+            for (k = 0; k < 9; ++k) n2 = P##_add(n2, P##_mul(r[k], r[k])), m2 = P##_add(m2, P##_mul(c[k], c[k]));      \
             if (step == 0) { /* |A|_F^4 / |cofactor(A)|_F^2 */                                                         \
                 unsure = P##_or(unsure, P##_cmpgt(P##_mul(n2, n2), P##_mul(P##_set1(GPUSKIN__FAST_POLAR_BOUND), m2)));  \
                 active = P##_andnot(unsure, all);                                                                      \
@@ -3637,19 +3638,18 @@ GPUSKIN__FAST_INLINE void gpuskin__fast_store_split4(float *dq, float *res, cons
         } else {                                                                                                       \
             g = one;                                                                                                   \
         }                                                                                                              \
-        if (!P##_mask(active)) break;                                                                                  \
         h = P##_div(half, P##_mul(g, det));                                                                            \
         g = P##_mul(g, half);                                                                                          \
         change = zero;                                                                                                 \
         for (k = 0; k < 9; ++k) {                                                                                      \
-            const P nx = P##_add(P##_mul(g, x[k]), P##_mul(h, c[k]));                                                  \
-            change = P##_max(change, P##_abs(P##_sub(nx, x[k])));                                                      \
-            x[k] = P##_sel(active, nx, x[k]);                                                                          \
+            const P nx = P##_add(P##_mul(g, r[k]), P##_mul(h, c[k]));                                                  \
+            change = P##_max(change, P##_abs(P##_sub(nx, r[k])));                                                      \
+            r[k] = P##_sel(active, nx, r[k]);                                                                          \
         }                                                                                                              \
         active = P##_andnot(P##_cmple(change, P##_set1(GPUSKIN__FAST_POLAR_SETTLED)), active);                         \
+        if (!P##_mask(active)) break;                                                                                  \
     }                                                                                                                  \
     unsure = P##_or(unsure, active); /* not stopped */                                                                 \
-    for (k = 0; k < 9; ++k) r[k] = x[k];                                                                               \
     /* S = R^T A, as the reference (the mirror's reflection lands in S) */                                             \
     for (k = 0; k < 9; ++k) {                                                                                          \
         const int col = k / 3 * 3, row = k % 3 * 3;                                                                    \

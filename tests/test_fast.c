@@ -1721,6 +1721,12 @@ static void tf_check_split_lanes(const gpuskin_mat4 *m, uint32_t n, const char *
         }
     }
 }
+
+/* The SSE2 form of a split, which the wide forms must equal. */
+static tf_split_lanes_fn tf_sse_form(gpuskin_split_method split)
+{
+    return split == GPUSKIN_SPLIT_POLAR ? gpuskin__fast_polar8_sse : gpuskin__fast_split8_sse;
+}
 #endif
 
 static void tf_check_pack_dq_fast_split(const gpuskin_mat4 *m, uint32_t n, const char *what, gpuskin_split_method split)
@@ -1778,13 +1784,13 @@ static void tf_check_pack_dq_fast_split(const gpuskin_mat4 *m, uint32_t n, const
        bits, decisions included: on an AVX machine only the first runs above. */
     if (gpuskin__fast_cpu_has_avx())
         tf_check_split_lanes(m, n, what, "AVX", split == GPUSKIN_SPLIT_POLAR ? gpuskin__fast_polar16_vex : gpuskin__fast_split16_vex,
-                             split == GPUSKIN_SPLIT_POLAR ? gpuskin__fast_polar8_sse : gpuskin__fast_split8_sse, 16);
+                             tf_sse_form(split), 16);
 #endif
 #ifdef GPUSKIN__FAST_SPLIT32
     /* The AVX-512 form (thirty-two lanes) against the SSE2 form, the same way. */
     if (gpuskin__fast_cpu_has_avx512())
         tf_check_split_lanes(m, n, what, "AVX-512", split == GPUSKIN_SPLIT_POLAR ? gpuskin__fast_polar32_z : gpuskin__fast_split32_z,
-                             split == GPUSKIN_SPLIT_POLAR ? gpuskin__fast_polar8_sse : gpuskin__fast_split8_sse, 32);
+                             tf_sse_form(split), 32);
 #endif
     free(dq);
     free(res);
@@ -1828,6 +1834,35 @@ static void test_pack_dq_fast_random(void)
         }
         free(m);
     }
+}
+
+/* Joint j of the polar lanes' cases, by j % 4: scales 1 : s : s around the
+   lanes' bound on |A|_F^2 / |cofactor(A)|_F (31.6, s about 1/45 at its edge),
+   from both sides; two short axes beyond it (s, s' of 0.004-0.012, within the
+   determinant's margin), where the float lanes would miss the reference by up to
+   ~1e-6; one squashed axis (1e-4 to 4e-4: harmless to the lanes); scales from
+   0.01 to 100. Mirrored for j % 8 < 2; a rotation on either side of the scale. */
+static gpuskin_mat4 tf_short_axes(int j)
+{
+    gpuskin_trs t = gpuskin_trs_identity(), u = gpuskin_trs_identity();
+    gpuskin_mat4 m, mu;
+    const float edge = (1.0f / 44.7f) * (1.0f + ((float)(j % 32) - 16.0f) * 0.01f);
+    t.rotation = tf_quat();
+    if (j % 4 == 0) {
+        t.scale.y = t.scale.z = edge;
+    } else if (j % 4 == 1) {
+        t.scale.y = tf_range(0.004f, 0.012f); t.scale.z = tf_range(0.004f, 0.012f);
+    } else if (j % 4 == 2) {
+        t.scale.z = tf_range(1.05e-4f, 4e-4f);
+    } else {
+        t.scale.x = powf(10.0f, tf_range(-2.0f, 2.0f)); t.scale.y = powf(10.0f, tf_range(-2.0f, 2.0f));
+        t.scale.z = powf(10.0f, tf_range(-2.0f, 2.0f));
+    }
+    if (j % 8 < 2) t.scale.x = -t.scale.x;
+    m = gpuskin_mat4_from_trs(&t);
+    u.rotation = tf_quat();
+    mu = gpuskin_mat4_from_trs(&u);
+    return gpuskin_mat4_mul(&m, &mu);
 }
 
 /* Joints at and around every decision the split takes: the rigid tolerance,
@@ -1899,39 +1934,12 @@ static void test_pack_dq_fast_thresholds(void)
         }
         tf_check_pack_dq_fast(m, N, "half turns about random axes");
     }
-    { /* the polar lanes' bound on |A|_F^2 / |cofactor(A)|_F (31.6: scales 1 : s : s
-         with s about 1/45 at its edge) from both sides; two short axes beyond it
-         (s, s' of 0.004-0.012, within the determinant's margin), where the float
-         lanes would miss the reference by up to ~1e-6; one squashed axis (1e-4
-         to 4e-4: harmless to the lanes); scales from 0.01 to 100. Eight sets:
-         the misses beyond the bound are rare (about 1 joint in 10^3 - 10^4). */
+    { /* Eight sets of tf_short_axes joints: the misses beyond the polar lanes'
+         bound are rare (about 1 joint in 10^3 - 10^4). */
         int set;
         for (set = 0; set < 8; ++set) {
-        for (j = 0; j < N; ++j) {
-            gpuskin_trs t = gpuskin_trs_identity();
-            const float edge = (1.0f / 44.7f) * (1.0f + ((float)(j % 32) - 16.0f) * 0.01f);
-            t.rotation = tf_quat();
-            if (j % 4 == 0) {
-                t.scale.y = t.scale.z = edge;
-            } else if (j % 4 == 1) {
-                t.scale.y = tf_range(0.004f, 0.012f); t.scale.z = tf_range(0.004f, 0.012f);
-            } else if (j % 4 == 2) {
-                t.scale.z = tf_range(1.05e-4f, 4e-4f);
-            } else {
-                t.scale.x = powf(10.0f, tf_range(-2.0f, 2.0f)); t.scale.y = powf(10.0f, tf_range(-2.0f, 2.0f));
-                t.scale.z = powf(10.0f, tf_range(-2.0f, 2.0f));
-            }
-            if (j % 8 < 2) t.scale.x = -t.scale.x;
-            m[j] = gpuskin_mat4_from_trs(&t);
-            { /* a rotation on the right too: the scaled axes not the rotation's */
-                gpuskin_trs u = gpuskin_trs_identity();
-                gpuskin_mat4 mu;
-                u.rotation = tf_quat();
-                mu = gpuskin_mat4_from_trs(&u);
-                m[j] = gpuskin_mat4_mul(&m[j], &mu);
-            }
-        }
-        tf_check_pack_dq_fast(m, N, "two short axes, one squashed axis");
+            for (j = 0; j < N; ++j) m[j] = tf_short_axes((int)j);
+            tf_check_pack_dq_fast(m, N, "two short axes, one squashed axis");
         }
     }
 }
