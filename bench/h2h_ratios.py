@@ -3,7 +3,7 @@
 from an unpacked h2h.tgz of bench/run_h200_kernels.sh, medians over its rounds
 (the h2h_V_R.csv files).
 
-usage: python3 bench/h2h_ratios.py DIR ab      two binaries' rows, b over a
+usage: python3 bench/h2h_ratios.py DIR ab      each binary's rows over the first's (by name)
        python3 bench/h2h_ratios.py DIR spec N  the "X N/inv" rows over "X" (the automatic count)
        python3 bench/h2h_ratios.py DIR gen N   "X general N/inv" over "X general"
 """
@@ -23,11 +23,12 @@ for f in sorted(glob.glob(folder + '/h2h_*_*.csv')):
     by[re.match(r'.*/h2h_(.*)_(\d+)\.csv', f).group(1)].append(load(f))
 fmt = lambda xs: ' '.join('%7.2f' % x for x in xs)
 if mode == 'ab':
-    a, b = sorted(by)
-    for k in by[a][0]:
-        va, vb = [x[k] for x in by[a] if k in x], [x[k] for x in by[b] if k in x]
-        if va and vb:
-            print(f"{k:42s} {fmt(va)} | {fmt(vb)}  {b}/{a} {statistics.median(vb) / statistics.median(va):.3f}")
+    a, *others = sorted(by)
+    for b in others:
+        for k in by[a][0]:
+            va, vb = [x[k] for x in by[a] if k in x], [x[k] for x in by[b] if k in x]
+            if va and vb:
+                print(f"{k:42s} {fmt(va)} | {fmt(vb)}  {b}/{a} {statistics.median(vb) / statistics.median(va):.3f}")
 else:
     n = sys.argv[3]
     (runs,) = by.values()
