@@ -11,6 +11,7 @@ here=$(cd "$(dirname "$0")" && pwd)
 V=/tmp/gpuskin-vpairs
 rm -rf "$V" && mkdir -p "$V/work" build/h2h build/vp
 cp -r shaders gpuskin.h "$V/"
+make -s build/gen_shaders
 (cd "$V" && patch -p1 -s <"$here/vpairs.patch")
 build/gen_shaders "$V/shaders" "$V/gpuskin_shaders.h" "$V/work"
 F="-O2 -g -std=c99 -Wall -Wextra -Wpedantic -Werror"
