@@ -12,8 +12,10 @@
       it moved by more than 5 %); then the same buffer as 24-byte
       records (one an invocation) written as 3 vec2s, 6 floats, or a vec4 and a
       vec2: what the store width alone costs; and vec4 + vec2 records only as
-      many as a dispatch of 64 synthetic instances writes (73 MiB): what a
-      dispatch of that size reaches with nothing computed;
+      many as a dispatch of 16, 64 or 256 synthetic instances writes (18, 73 and
+      293 MiB): what a dispatch of that size reaches with nothing computed; a
+      dispatch of one workgroup (the floor of any timed dispatch), and the fixed
+      cost a dispatch the line through the 16- and 256-instance fills gives;
    2. compute skinning (gpuskin_cmd_skin) of a synthetic 50,000-vertex 64-joint mesh
       and of CesiumMan, 1 / 64 / 1,024 / 16,384 instances, LBS / DQS (rigid) / DQS
       with residual (Gram-Schmidt and polar splits; every joint scaled, or 8 of the
@@ -619,28 +621,66 @@ static void bench_ceiling(void)
                rec_bytes / s.median / 1e9, 100.0 * rec_bytes / s.median / ceiling_bps);
     }
     /* The same records, only as many as one dispatch of the synthetic mesh (50,000
-       vertices; the quick mesh's 96) writes for 64 and 1,024 instances: how much of
-       the ceiling a dispatch of that size can reach at all (launch, ramp-up, the
+       vertices; the quick mesh's 96) writes for 16, 64 and 256 instances: how much
+       of the ceiling a dispatch of that size can reach at all (launch, ramp-up, the
        last partial wave), with nothing computed. 1,024 full-size instances (1.2 GB)
-       do not fit the 1 GiB buffer: the ceiling itself is their figure. */
-    for (i = 0; i < 2; ++i) {
-        static const uint32_t instances[2] = {64, 1024};
-        char label[96];
-        const uint64_t records = (uint64_t)(quick ? 96u : 50000u) * instances[i];
-        const double rec_bytes = (double)records * 24.0;
-        float v[6];
-        if (records * 24u > bytes) continue;
-        j.mode = 3;
-        j.count = (uint32_t)records;
+       do not fit the 1 GiB buffer: the ceiling itself is their figure. Then a
+       dispatch of one workgroup (4 KiB), the floor: what the timestamps around any
+       dispatch measure when it has next to nothing to do. The line through the 16-
+       and 256-instance fills gives a dispatch's fixed cost (its intercept) beside
+       it. With --busy the fills run after the busy fills, as the compute rows do,
+       so that the GPU's clock is the one those rows see. */
+    {
+        static const uint32_t instances[3] = {16, 64, 256};
+        fill_job ref;
+        double t_at[3] = {0, 0, 0}, b_at[3] = {0, 0, 0};
+        ref.buf = j.buf;
+        ref.count = (uint32_t)(bytes / 16u);
+        ref.mode = 0;
+        if (busy_fills > 0) paired_ref = &ref; /* for --busy's fills; its ratio is not reported */
+        for (i = 0; i < 3; ++i) {
+            char label[96];
+            const uint64_t records = (uint64_t)(quick ? 96u : 50000u) * instances[i];
+            const double rec_bytes = (double)records * 24.0;
+            float v[6];
+            if (records * 24u > bytes) continue;
+            j.mode = 3;
+            j.count = (uint32_t)records;
+            s = gpu_time(fill_prep, fill_body, &j, 0);
+            readback(&j.buf, (VkDeviceSize)(j.count - 1u) * 24u, 24, v);
+            snprintf(label, sizeof label, "fill, %u instances' records: last record written", instances[i]);
+            check(v[0] == (float)(j.count - 1u) && v[5] == 2.0f, label);
+            snprintf(label, sizeof label, "write 24 B as a vec4 and a vec2 store: %u instances' bytes", instances[i]);
+            csv_row("ceiling", label, rec_bytes, s, rec_bytes / s.median / 1e9, "GB/s");
+            printf("  the same, only the %.1f MiB of %u synthetic instances: %.4f ms = %.1f GB/s, %.0f%% of the ceiling\n",
+                   rec_bytes / 1048576.0, instances[i], s.median * 1e3, rec_bytes / s.median / 1e9,
+                   100.0 * rec_bytes / s.median / ceiling_bps);
+            t_at[i] = s.median;
+            b_at[i] = rec_bytes;
+        }
+        j.mode = 0;
+        j.count = 256; /* one workgroup */
         s = gpu_time(fill_prep, fill_body, &j, 0);
-        readback(&j.buf, (VkDeviceSize)(j.count - 1u) * 24u, 24, v);
-        snprintf(label, sizeof label, "fill, %u instances' records: last record written", instances[i]);
-        check(v[0] == (float)(j.count - 1u) && v[5] == 2.0f, label);
-        snprintf(label, sizeof label, "write 24 B as a vec4 and a vec2 store: %u instances' bytes", instances[i]);
-        csv_row("ceiling", label, rec_bytes, s, rec_bytes / s.median / 1e9, "GB/s");
-        printf("  the same, only the %.1f MiB of %u synthetic instances: %.4f ms = %.1f GB/s, %.0f%% of the ceiling\n",
-               rec_bytes / 1048576.0, instances[i], s.median * 1e3, rec_bytes / s.median / 1e9,
-               100.0 * rec_bytes / s.median / ceiling_bps);
+        paired_ref = NULL;
+        {
+            float v[4];
+            readback(&j.buf, 255u * 16u, 16, v);
+            check(v[0] == 255.0f && v[3] == 1.0f, "fill, one workgroup: its last vec4 written");
+        }
+        csv_row("ceiling", "dispatch floor: one workgroup of the vec4 fill (4 KiB)", 4096.0, s, s.median * 1e6, "us");
+        printf("  one workgroup (4 KiB), the floor of a timed dispatch: %.2f us", s.median * 1e6);
+        if (t_at[0] > 0.0 && t_at[2] > 0.0) {
+            const double slope = (t_at[2] - t_at[0]) / (b_at[2] - b_at[0]);
+            const double fixed = t_at[0] - slope * b_at[0];
+            stats f; /* a value worked out from two medians: no samples of its own */
+            f.median = f.min = f.max = fixed;
+            f.samples = 0;
+            csv_row("ceiling", "dispatch fixed cost: intercept of the 16- and 256-instance fills", 0.0, f, fixed * 1e6,
+                    "us");
+            printf("; the line through the 16- and 256-instance fills: %.2f us fixed + %.1f GB/s", fixed * 1e6,
+                   1.0 / slope / 1e9);
+        }
+        printf("\n");
     }
     j.mode = 0;
     j.count = (uint32_t)(bytes / 16u);
