@@ -44,6 +44,6 @@ else
     done
     kill "$clk" 2>/dev/null
 fi
+grep -h "floor\|synthetic instances:" "$OUT"/bench_gpu.log "$OUT"/sweep/*.log 2>/dev/null
 (cd "$OUT" && tar czf sweep.tgz sweep && rm -rf sweep)
-grep -h "floor\|instances' bytes\|fixed" "$OUT"/bench_gpu.log 2>/dev/null
 ls -la "$OUT"
