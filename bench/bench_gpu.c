@@ -48,7 +48,8 @@
    --per-invocation N: the instances an invocation of the "N/inv" rows (the crowd's
    specialised kernel with that count forced; default 8); given, also a "general
    N/inv" row (the general kernel with that count).
-   --busy N (0-64): each repetition of a compute row runs N fills of the ceiling's
+   --busy N (0-64): each repetition of a compute row (and, since 8d7884d, of the
+   16-, 64- and 256-instance fills and the floor) runs N fills of the ceiling's
    1 GiB first, in the same submission, so that small dispatches are timed on a
    busy GPU, at the clock a renderer's frame would keep (default 0).
    Ends "N passed, N failed". */
