@@ -19,19 +19,10 @@
 # them with bench_gpu.csv's t_s column and its "# started" line).
 # Every step has its own time limit; the whole run stays well under 8 minutes.
 set -u
-# The Vulkan loader (the image has the NVIDIA driver but no libvulkan).
-for f in .gl/*.deb; do dpkg -x "$f" /; done; ldconfig
+# The Vulkan loader, the carried libraries, the ICD, no validation layer.
+. bench/device_env.sh
 OUT=${OUT:-/tmp/gpuskin-h200}
 mkdir -p "$OUT"
-export LD_LIBRARY_PATH="$PWD/build/bench-libs${LD_LIBRARY_PATH:+:$LD_LIBRARY_PATH}"
-# The NVIDIA Vulkan driver: use the image's ICD file when the loader's usual
-# places have none (KINDS/README: "if no driver is found").
-if ! ls /usr/share/vulkan/icd.d/nvidia*.json /etc/vulkan/icd.d/nvidia*.json >/dev/null 2>&1 &&
-   [ -f /usr/local/nvidia/share/vulkan/icd.d/nvidia_icd.json ]; then
-    export VK_DRIVER_FILES=/usr/local/nvidia/share/vulkan/icd.d/nvidia_icd.json
-fi
-# test_gpu turns the Khronos validation layer on, and it is not installed there.
-export GPUSKIN_NO_VALIDATION=1
 
 step() { # step NAME LIMIT_S LOG COMMAND...: runs with a time limit, records rc and seconds
     local name=$1 limit=$2 log=$3; shift 3

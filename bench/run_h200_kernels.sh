@@ -10,18 +10,13 @@
 # limit is 64 MiB). Writes $OUT/h2h.tgz (every run's log and CSV, clocks.csv, and
 # h2h_summary.txt: the figure lines of each run) and prints the summary.
 set -u
-for f in .gl/*.deb; do dpkg -x "$f" /; done; ldconfig
+. bench/device_env.sh # the Vulkan loader, the carried libraries, the ICD
 OUT=${OUT:-/tmp/gpuskin-h2h}
 W=${W:-/tmp/gpuskin-h2h-work} # another W (and OUT) for each H2H_ARGS in one call
 # The device machine may keep /tmp between sessions: start W empty, or h2h.tgz
 # would carry an earlier session's logs beside this one's.
 rm -rf "$W"
 mkdir -p "$OUT" "$W"
-export LD_LIBRARY_PATH="$PWD/build/bench-libs${LD_LIBRARY_PATH:+:$LD_LIBRARY_PATH}"
-if ! ls /usr/share/vulkan/icd.d/nvidia*.json /etc/vulkan/icd.d/nvidia*.json >/dev/null 2>&1 &&
-   [ -f /usr/local/nvidia/share/vulkan/icd.d/nvidia_icd.json ]; then
-    export VK_DRIVER_FILES=/usr/local/nvidia/share/vulkan/icd.d/nvidia_icd.json
-fi
 ROUNDS=${ROUNDS:-2}
 : >"$W/h2h_summary.txt"
 # The GPU's clocks beside the runs: a row that ran below the maximum SM clock is

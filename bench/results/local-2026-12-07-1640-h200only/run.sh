@@ -12,13 +12,7 @@ t0=$(date +%s)
 n=$(nvidia-smi --query-gpu=name,driver_version --format=csv,noheader)
 echo "GPU: $n"
 echo "$n" | grep -q H200 || exit 0
-for f in .gl/*.deb; do dpkg -x "$f" /; done; ldconfig
-export LD_LIBRARY_PATH="$PWD/build/bench-libs${LD_LIBRARY_PATH:+:$LD_LIBRARY_PATH}"
-if ! ls /usr/share/vulkan/icd.d/nvidia*.json /etc/vulkan/icd.d/nvidia*.json >/dev/null 2>&1 &&
-   [ -f /usr/local/nvidia/share/vulkan/icd.d/nvidia_icd.json ]; then
-    export VK_DRIVER_FILES=/usr/local/nvidia/share/vulkan/icd.d/nvidia_icd.json
-fi
-export GPUSKIN_NO_VALIDATION=1
+. bench/device_env.sh
 export OUT
 BENCH_GPU_ARGS="--busy 16" bash bench/run_h200.sh
 left=$((560 - ($(date +%s) - t0)))
