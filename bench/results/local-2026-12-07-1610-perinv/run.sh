@@ -11,13 +11,9 @@
 # time beyond its 1,024-instance rate.
 set -u
 t0=$(date +%s)
-for f in .gl/*.deb; do dpkg -x "$f" /; done; ldconfig
-export LD_LIBRARY_PATH="$PWD/build/bench-libs${LD_LIBRARY_PATH:+:$LD_LIBRARY_PATH}"
-if ! ls /usr/share/vulkan/icd.d/nvidia*.json /etc/vulkan/icd.d/nvidia*.json >/dev/null 2>&1 &&
-   [ -f /usr/local/nvidia/share/vulkan/icd.d/nvidia_icd.json ]; then
-    export VK_DRIVER_FILES=/usr/local/nvidia/share/vulkan/icd.d/nvidia_icd.json
-fi
-export GPUSKIN_NO_VALIDATION=1
+# The loader setup; as run, these were bench/device_env.sh's lines written out
+# (git show 548f618:bench/results/local-2026-12-07-1610-perinv/run.sh has it as it ran).
+. bench/device_env.sh
 export OUT
 n=$(nvidia-smi --query-gpu=name,driver_version --format=csv,noheader)
 echo "GPU: $n"
