@@ -2,7 +2,7 @@
 
    usage: bench_gpu [--quick] [--csv PATH] [--reps N] [--model PATH.glb] [--max-instances N] [--compute-only]
                     [--sets 1|2] [--mixed-run N] [--scattered-joints] [--counts N,N,...]
-                   [--per-invocation 1|2|4|8|16] [--busy N]
+                   [--per-invocation 1|2|4|8|16] [--busy N] [--stream K]
 
    One run, on the device vk_setup.h's rules pick (GPUSKIN_DEVICE=<name part>, else
    the first discrete GPU), with no validation layer:
@@ -51,6 +51,10 @@
    16-, 64- and 256-instance fills and the floor) runs N fills of the ceiling's
    1 GiB first, in the same submission, so that small dispatches are timed on a
    busy GPU, at the clock a renderer's frame would keep (default 0).
+   --stream K (2-16): each crowd is also timed as K dispatches of it back to back,
+   into K outputs, with no barrier between them (a frame that skins several
+   crowds), where the K outputs fit the 1.5 GiB a row may use: the "stream K"
+   rows give the time a dispatch. The plain rows time one dispatch alone.
    Ends "N passed, N failed". */
 #define _POSIX_C_SOURCE 200809L
 #include <volk.h>
@@ -1095,6 +1099,83 @@ static void skin_body(VkCommandBuffer cmd, void *user)
 static uint32_t forced_per_invocation = 8;
 static int general_forced;
 
+/* --stream K: K copies of the crowd's dispatch into K outputs, no barrier
+   between them (independent writes), so that one dispatch's ramp-up can overlap
+   the previous one's last wave, as it does in a frame that skins several
+   crowds; the timestamps bracket all K. */
+static uint32_t stream_k;
+typedef struct stream_job { skin_job *j; gpuskin_buffer out; } stream_job;
+
+static void stream_prep(VkCommandBuffer cmd, void *user)
+{
+    stream_job *s = (stream_job *)user;
+    vkCmdFillBuffer(cmd, s->out.buffer, 0, s->j->chunk_bytes * stream_k, 0xFFFFFFFFu);
+    barrier(cmd, VK_PIPELINE_STAGE_TRANSFER_BIT, VK_ACCESS_TRANSFER_WRITE_BIT, VK_PIPELINE_STAGE_COMPUTE_SHADER_BIT,
+            VK_ACCESS_SHADER_WRITE_BIT);
+}
+
+static void stream_body(VkCommandBuffer cmd, void *user)
+{
+    stream_job *s = (stream_job *)user;
+    uint32_t k;
+    for (k = 0; k < stream_k; ++k) {
+        gpuskin_skin_dispatch_desc sd;
+        memset(&sd, 0, sizeof sd);
+        sd.instance_count = s->j->cw->n;
+        sd.output = s->out.address + s->j->chunk_bytes * k;
+        sd.output_size = s->j->chunk_bytes;
+        sd.output_flags = GPUSKIN_OUTPUT_NORMALS;
+        GSCHECK(gpuskin_cmd_skin(s->j->cw->c, cmd, &sd));
+    }
+}
+
+/* The crowd's automatic dispatch as a stream of stream_k (see stream_job), where
+   the crowd fits one dispatch and the K outputs fit `cap`: its rows, and the
+   first, middle and last instance of the first and the last output checked. */
+static void bench_stream(skin_job *j, const char *name, VkDeviceSize cap)
+{
+    const mesh *m = j->m;
+    const uint32_t n = j->cw->n;
+    const VkDeviceSize per_out = (VkDeviceSize)m->s.vertex_count * 24u;
+    stream_job sj;
+    stats s;
+    double vps, bps, dp = 0.0, dn = 0.0;
+    float *back;
+    uint32_t c, k;
+    char what[240], variant[96];
+    if (stream_k < 2 || j->chunk < n || j->chunk_bytes * stream_k > cap) return;
+    sj.j = j;
+    sj.out = gpu_buffer(j->chunk_bytes * stream_k, VK_BUFFER_USAGE_TRANSFER_SRC_BIT | VK_BUFFER_USAGE_TRANSFER_DST_BIT);
+    paired_ref = &ceiling_job; /* for --busy's fills; its ratio is not reported */
+    s = gpu_time(stream_prep, stream_body, &sj, 0);
+    paired_ref = NULL;
+    s.median /= stream_k;
+    s.min /= stream_k;
+    s.max /= stream_k;
+    vps = (double)n * (double)m->s.vertex_count / s.median;
+    bps = vps * 24.0;
+    back = (float *)xmalloc((size_t)per_out);
+    for (k = 0; k < stream_k; k += stream_k - 1)
+        for (c = 0; c < 3; ++c) {
+            const uint32_t i = c == 0 ? 0 : c == 1 ? n / 2 : n - 1;
+            readback(&sj.out, j->chunk_bytes * k + (VkDeviceSize)i * per_out, per_out, back);
+            compare_instance(m, j->cw, i, back, 6, &dp, &dn);
+        }
+    free(back);
+    gpu_buffer_free(&sj.out);
+    snprintf(variant, sizeof variant, "%s %s stream %u x%u", m->name, name, stream_k, n);
+    snprintf(what, sizeof what, "compute %s: first and last outputs equal the oracle (max |dp| %.3g, |dn| %.3g)",
+             variant, dp, dn);
+    check(dp <= 1e-4 * m->size && dn <= 1e-4, what);
+    csv_row("skin-compute-stream", variant, (double)n * (double)m->s.vertex_count, s, vps / 1e9,
+            "Gvertex-instances/s (a dispatch)");
+    csv_row("skin-compute-stream-bw", variant, (double)n * (double)m->s.vertex_count, s, bps / ceiling_bps,
+            "fraction of write ceiling");
+    snprintf(what, sizeof what, "%s str. %u", name, stream_k);
+    printf("%-13s %9u %10.3f %12.2f %10.1f %8.0f%%\n", what, n, s.median * 1e3, vps / 1e9, bps / 1e9,
+           100.0 * bps / ceiling_bps);
+}
+
 /* A fill of as many 24-byte records as the rows below write for n instances (a
    vec4 and a vec2 store each, nothing computed): what a dispatch of that size
    reaches at all (launch, ramp-up, the last partial wave), beside the ceiling. */
@@ -1228,6 +1309,9 @@ static void bench_compute_mesh(mesh *m, const uint32_t *counts, int ncounts)
                     csv_row("crowd-upload", variant, (double)n * m->joints, cw.upload_warm,
                             cw.upload_warm.median / ((double)n * m->joints) * 1e9, "ns/joint");
 }
+            j.kernel_flags = j.per_invocation = 0u;
+            j.output_flags = GPUSKIN_OUTPUT_NORMALS;
+            bench_stream(&j, method_name[kind], cap);
             gpu_buffer_free(&j.out);
             crowd_free(&cw);
         }
@@ -1501,6 +1585,8 @@ int main(int argc, char **argv)
         else if (!strcmp(argv[i], "--per-invocation") && i + 1 < argc && atoi(argv[i + 1]) >= 1 &&
                  atoi(argv[i + 1]) <= 16 && !(atoi(argv[i + 1]) & (atoi(argv[i + 1]) - 1)))
             forced_per_invocation = (uint32_t)atoi(argv[++i]), general_forced = 1;
+        else if (!strcmp(argv[i], "--stream") && i + 1 < argc && atoi(argv[i + 1]) >= 2 && atoi(argv[i + 1]) <= 16)
+            stream_k = (uint32_t)atoi(argv[++i]);
         else if (!strcmp(argv[i], "--counts") && i + 1 < argc) {
             const char *c = argv[++i];
             nfull = 0;
@@ -1519,7 +1605,7 @@ int main(int argc, char **argv)
             fprintf(stderr,
                     "usage: %s [--quick] [--csv PATH] [--reps N] [--model PATH.glb] [--max-instances N] [--compute-only]"
                     " [--sets 1|2] [--mixed-run N] [--scattered-joints] [--counts N,N,...]"
-                    " [--per-invocation 1|2|4|8|16] [--busy N]\n",
+                    " [--per-invocation 1|2|4|8|16] [--busy N] [--stream 2-16]\n",
                     argv[0]);
             return 2;
         }

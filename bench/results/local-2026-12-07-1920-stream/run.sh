@@ -1,0 +1,30 @@
+#!/usr/bin/env bash
+# One device call, from the repository root, on whichever card comes (H200 or H100).
+# Carry: [".gl", "build/test_gpu", "build/bench_gpu", "build/bench_cpu",
+#         "build/kernel_stats", "build/bench-libs"]. Writes to $OUT.
+# 1. The full run with bench_gpu's new --stream rows (8 dispatches of a crowd back
+#    to back, no barrier between them: the time a dispatch in a frame that skins
+#    several crowds): BENCH_GPU_ARGS="--busy 16 --stream 8" bash bench/run_h200.sh.
+#    On an H200 the first run of kernel 8 and of the dispatch floor there.
+# 2. In the time left, the compute rows at 16 / 64 / 256 / 1,024 instances with
+#    --stream 8 once more, then 64 instances with --stream 2, 4 and 16: how the
+#    time a dispatch depends on the stream's length. Into sweep.tgz.
+set -u
+t0=$(date +%s)
+n=$(nvidia-smi --query-gpu=name,driver_version --format=csv,noheader)
+echo "GPU: $n"
+. bench/device_env.sh
+export OUT
+BENCH_GPU_ARGS="--busy 16 --stream 8" bash bench/run_h200.sh
+mkdir -p "$OUT/sweep"
+for a in "8 16,64,256,1024" "2 64" "4 64" "16 64"; do
+    set -- $a
+    left=$((570 - ($(date +%s) - t0)))
+    [ "$left" -gt 60 ] || { echo "no time left for --stream $1"; break; }
+    timeout $((left - 30)) build/bench_gpu --compute-only --busy 16 --stream "$1" --counts "$2" \
+        --csv "$OUT/sweep/stream_$1.csv" >"$OUT/sweep/stream_$1.log" 2>&1
+    echo "--stream $1 --counts $2: rc=$? $(tail -n 1 "$OUT/sweep/stream_$1.log")"
+done
+(cd "$OUT" && tar czf sweep.tgz sweep && rm -rf sweep)
+grep -h "floor\|str\. 8" "$OUT"/bench_gpu.log 2>/dev/null | head -40
+ls -la "$OUT"
