@@ -101,7 +101,7 @@ $(BUILD)/bench_gpu: $(BUILD)/bench_gpu.o $(BUILD)/gltf_model.o $(BUILD)/volk.o
 	$(CXX) $(CXXFLAGS) $^ -o $@ $(VK_LIBS) -lmeshoptimizer
 
 all: $(BUILD)/bench_gpu
-TESTS += "$(BUILD)/bench_gpu --quick" "$(BUILD)/bench_gpu --quick --sets 2 --compute-only --scattered-joints"
+TESTS += "$(BUILD)/bench_gpu --quick" "$(BUILD)/bench_gpu --quick --sets 2 --compute-only --scattered-joints --stream 3"
 TEST_DEPS += $(BUILD)/bench_gpu
 
 # What the driver's compiler made of skin.comp (registers etc.), where the driver
