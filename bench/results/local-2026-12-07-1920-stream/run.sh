@@ -19,7 +19,7 @@ BENCH_GPU_ARGS="--busy 16 --stream 8" bash bench/run_h200.sh
 mkdir -p "$OUT/sweep"
 for a in "8 16,64,256,1024" "2 64" "4 64" "16 64"; do
     set -- $a
-    left=$((570 - ($(date +%s) - t0)))
+    left=$((450 - ($(date +%s) - t0)))
     [ "$left" -gt 60 ] || { echo "no time left for --stream $1"; break; }
     timeout $((left - 30)) build/bench_gpu --compute-only --busy 16 --stream "$1" --counts "$2" \
         --csv "$OUT/sweep/stream_$1.csv" >"$OUT/sweep/stream_$1.log" 2>&1
