@@ -30,7 +30,7 @@ IFS='|' read -ra list <<<"$rounds"
 for a in "${list[@]}"; do
     r=$((r + 1))
     set -- $a
-    left=$((380 - ($(date +%s) - t0)))
+    left=$((300 - ($(date +%s) - t0)))
     [ "$left" -gt 60 ] || { echo "no time left for --stream $1"; break; }
     timeout $((left - 30)) build/bench_gpu --compute-only --busy 16 --stream "$1" --counts "$2" \
         --csv "$OUT/sweep/r${r}_stream_$1.csv" >"$OUT/sweep/r${r}_stream_$1.log" 2>&1
