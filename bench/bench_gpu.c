@@ -53,8 +53,8 @@
    busy GPU, at the clock a renderer's frame would keep (default 0).
    --stream K (2-16): each crowd is also timed as K dispatches of it back to back,
    into K outputs, with no barrier between them (a frame that skins several
-   crowds), where the K outputs fit the 1.5 GiB a row may use: the "stream K"
-   rows give the time a dispatch. The plain rows time one dispatch alone.
+   crowds), where the K outputs fit the 1.5 GiB a row may use: the "str. K"
+   rows (CSV: "... stream K xN") give the time a dispatch. The plain rows time one dispatch alone.
    Ends "N passed, N failed". */
 #define _POSIX_C_SOURCE 200809L
 #include <volk.h>
@@ -1074,23 +1074,30 @@ static void skin_prep(VkCommandBuffer cmd, void *user)
 
 /* All instances, a chunk at a time into the same output: a compute-to-compute
    barrier between chunks (write after write). */
+/* One gpuskin_cmd_skin of j's settings: instances [first, first + count) into
+   the chunk-sized output at `out`. */
+static void record_skin(VkCommandBuffer cmd, const skin_job *j, uint32_t first, uint32_t count, VkDeviceAddress out)
+{
+    gpuskin_skin_dispatch_desc sd;
+    memset(&sd, 0, sizeof sd);
+    sd.first_instance = first;
+    sd.instance_count = count;
+    sd.output = out;
+    sd.output_size = j->chunk_bytes;
+    sd.output_flags = j->output_flags;
+    sd.kernel_flags = j->kernel_flags;
+    sd.instances_per_invocation = j->per_invocation;
+    GSCHECK(gpuskin_cmd_skin(j->cw->c, cmd, &sd));
+}
+
 static void skin_body(VkCommandBuffer cmd, void *user)
 {
     skin_job *j = (skin_job *)user;
     uint32_t first;
     for (first = 0; first < j->cw->n; first += j->chunk) {
-        gpuskin_skin_dispatch_desc sd;
-        memset(&sd, 0, sizeof sd);
-        sd.first_instance = first;
-        sd.instance_count = j->cw->n - first < j->chunk ? j->cw->n - first : j->chunk;
-        sd.output = j->out.address;
-        sd.output_size = j->chunk_bytes;
-        sd.output_flags = j->output_flags;
-        sd.kernel_flags = j->kernel_flags;
-        sd.instances_per_invocation = j->per_invocation;
         if (first) barrier(cmd, VK_PIPELINE_STAGE_COMPUTE_SHADER_BIT, VK_ACCESS_SHADER_WRITE_BIT,
                            VK_PIPELINE_STAGE_COMPUTE_SHADER_BIT, VK_ACCESS_SHADER_WRITE_BIT);
-        GSCHECK(gpuskin_cmd_skin(j->cw->c, cmd, &sd));
+        record_skin(cmd, j, first, j->cw->n - first < j->chunk ? j->cw->n - first : j->chunk, j->out.address);
     }
 }
 
@@ -1118,18 +1125,11 @@ static void stream_body(VkCommandBuffer cmd, void *user)
 {
     stream_job *s = (stream_job *)user;
     uint32_t k;
-    for (k = 0; k < stream_k; ++k) {
-        gpuskin_skin_dispatch_desc sd;
-        memset(&sd, 0, sizeof sd);
-        sd.instance_count = s->j->cw->n;
-        sd.output = s->out.address + s->j->chunk_bytes * k;
-        sd.output_size = s->j->chunk_bytes;
-        sd.output_flags = GPUSKIN_OUTPUT_NORMALS;
-        GSCHECK(gpuskin_cmd_skin(s->j->cw->c, cmd, &sd));
-    }
+    for (k = 0; k < stream_k; ++k) record_skin(cmd, s->j, 0, s->j->cw->n, s->out.address + s->j->chunk_bytes * k);
 }
 
-/* The crowd's automatic dispatch as a stream of stream_k (see stream_job), where
+/* j's dispatch (the caller sets the automatic kernel and count, normals out) as
+   a stream of stream_k (see stream_job), where
    the crowd fits one dispatch and the K outputs fit `cap`: its rows, and the
    first, middle and last instance of the first and the last output checked. */
 static void bench_stream(skin_job *j, const char *name, VkDeviceSize cap)
