@@ -7,6 +7,7 @@
 # 1. On an H200, the full run with bench_gpu's new --stream rows (8 dispatches of a crowd back
 #    to back, no barrier between them: the time a dispatch in a frame that skins
 #    several crowds): BENCH_GPU_ARGS="--busy 16 --stream 8" bash bench/run_h200.sh.
+#    STREAM_ONLY=1 skips it (a call with little device time left): step 2 alone.
 #    On an H200 the first run of kernel 8 and of the dispatch floor there.
 # 2. In the time left, the compute rows at 16 / 64 / 256 / 1,024 instances with
 #    --stream 8 once more, then 64 instances with --stream 2, 4 and 16: how the
@@ -17,7 +18,10 @@ n=$(nvidia-smi --query-gpu=name,driver_version --format=csv,noheader)
 echo "GPU: $n"
 . bench/device_env.sh
 export OUT
-if echo "$n" | grep -q H200; then
+if [ -n "${STREAM_ONLY:-}" ]; then
+    build/test_gpu compute 2>&1 | tail -n 1
+    rounds="8 16,64,256,1024|2 64|4 64|16 64"
+elif echo "$n" | grep -q H200; then
     BENCH_GPU_ARGS="--busy 16 --stream 8" bash bench/run_h200.sh
     rounds="8 16,64,256,1024|2 64|4 64|16 64"
 else # H100 machines made full runs of this code today: the stream rows alone, twice
