@@ -8,6 +8,7 @@
 #    to back, no barrier between them: the time a dispatch in a frame that skins
 #    several crowds): BENCH_GPU_ARGS="--busy 16 --stream 8" bash bench/run_h200.sh.
 #    STREAM_ONLY=1 skips it (a call with little device time left): step 2 alone.
+#    ROUND_S=N (default 300): the rounds stop by N s after the start.
 #    On an H200 the first run of kernel 8 and of the dispatch floor there.
 # 2. In the time left, the compute rows at 16 / 64 / 256 / 1,024 instances with
 #    --stream 8 once more, then 64 instances with --stream 2, 4 and 16: how the
@@ -34,7 +35,7 @@ IFS='|' read -ra list <<<"$rounds"
 for a in "${list[@]}"; do
     r=$((r + 1))
     set -- $a
-    left=$((300 - ($(date +%s) - t0)))
+    left=$((${ROUND_S:-300} - ($(date +%s) - t0)))
     [ "$left" -gt 60 ] || { echo "no time left for --stream $1"; break; }
     timeout $((left - 30)) build/bench_gpu --compute-only --busy 16 --stream "$1" --counts "$2" \
         --csv "$OUT/sweep/r${r}_stream_$1.csv" >"$OUT/sweep/r${r}_stream_$1.log" 2>&1
