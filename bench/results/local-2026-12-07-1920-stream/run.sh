@@ -19,15 +19,12 @@ n=$(nvidia-smi --query-gpu=name,driver_version --format=csv,noheader)
 echo "GPU: $n"
 . bench/device_env.sh
 export OUT
-if [ -n "${STREAM_ONLY:-}" ]; then
-    build/test_gpu compute 2>&1 | tail -n 1
-    rounds="8 16,64,256,1024|2 64|4 64|16 64"
-elif echo "$n" | grep -q H200; then
+rounds="8 16,64,256,1024|2 64|4 64|16 64"
+if [ -z "${STREAM_ONLY:-}" ] && echo "$n" | grep -q H200; then
     BENCH_GPU_ARGS="--busy 16 --stream 8" bash bench/run_h200.sh
-    rounds="8 16,64,256,1024|2 64|4 64|16 64"
-else # H100 machines made full runs of this code today: the stream rows alone, twice
+else # H100 machines made full runs of this code today: the stream rows alone
     build/test_gpu compute 2>&1 | tail -n 1
-    rounds="8 16,64,256,1024|8 16,64,256,1024|2 64|4 64|16 64"
+    [ -n "${STREAM_ONLY:-}" ] || rounds="8 16,64,256,1024|$rounds" # on an H100, the first round twice
 fi
 mkdir -p "$OUT/sweep"
 r=0
